@@ -1,0 +1,3 @@
+module github.com/example/checkout/api
+
+go 1.22

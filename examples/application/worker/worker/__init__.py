@@ -1,0 +1,1 @@
+"""Payment capture worker."""

@@ -1,0 +1,44 @@
+// Bundles the CLI with esbuild: one ESM entry plus lazily loaded chunks, so start-up stays small.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+// The build id changes with any source change, which invalidates cached manifests parsed by older code.
+function hashTree(dir, h) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) hashTree(p, h);
+    else if (!name.endsWith('.test.ts')) h.update(name).update(readFileSync(p));
+  }
+  return h;
+}
+const buildId = hashTree(join(root, 'src'), createHash('sha256'))
+  .update(pkg.version)
+  .digest('hex')
+  .slice(0, 16);
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: join(root, 'src/surfaces/cli/entry.ts') },
+  outdir: join(root, 'dist'),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  // commander is CommonJS: give the ESM bundle a require() it can call.
+  banner: {
+    js: "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);",
+  },
+  define: { __HUB_BUILD_ID__: JSON.stringify(buildId), __HUB_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+});
+process.stderr.write(`built dist/cli.js (build ${buildId})\n`);

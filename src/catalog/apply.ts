@@ -1,0 +1,22 @@
+import { RefusedError } from '../infra/index.js';
+import { editManifestFile, ensureSeq } from '../model/index.js';
+import type { Catalog, CatalogRepo } from './catalog.js';
+import type { ComponentDraft } from './init.js';
+
+/**
+ * Appends components to `repos[].components[]` of one workspace repo, keeping the file's comments.
+ * Application manifests have no repos[] to write into, so applying there is refused.
+ */
+export function appendComponents(catalog: Catalog, repo: CatalogRepo, drafts: ComponentDraft[]): void {
+  if (repo.kind === 'application' || !repo.yamlPath) {
+    throw new RefusedError(
+      'cannot apply to an application manifest with no workspace repos: add the component under paths[] by hand, or declare workspace.projects[].repos',
+      { repository: repo.id, rule: 'application_manifest' },
+    );
+  }
+  if (drafts.length === 0) return;
+  editManifestFile(catalog.file.path, (doc) => {
+    const seq = ensureSeq(doc, [...repo.yamlPath!, 'components']) as unknown as { add(v: unknown): void };
+    for (const d of drafts) seq.add(doc.createNode({ name: d.name, path: d.path, kind: d.kind }));
+  });
+}

@@ -1,0 +1,28 @@
+export { appendComponents } from './apply.js';
+export { Catalog, type CatalogComponent, type CatalogRepo, normalizeTags } from './catalog.js';
+export {
+  type Candidate,
+  detectInRepo,
+  HIGH_CONFIDENCE_MARKERS,
+  KIND_HINTS,
+  kindHint,
+  SKIP_DIRS,
+} from './detect.js';
+export {
+  allEdges,
+  componentGraph,
+  GRAPH_DEFAULT_DEPTH,
+  GRAPH_DEFAULT_DIRECTION,
+  GRAPH_DIRECTIONS,
+  GRAPH_MAX_DEPTH,
+  type GraphEdge,
+  type GraphInput,
+  type GraphResult,
+  parseDepth,
+  parseDirection,
+} from './graph.js';
+export { type ComponentDraft, draftComponent, type InitInput, targetRepo } from './init.js';
+export { componentView, findComponent, type Scope, stripResolverPrefix } from './lookup.js';
+export { longestMatch, type ResolveInput, type ResolveResult, resolveComponent } from './resolve.js';
+export { type SearchHit, searchManifest } from './search.js';
+export { type Problem, type ValidateOptions, validateCatalog } from './validate.js';

@@ -1,0 +1,108 @@
+import { isAbsolute } from 'node:path';
+import type { Catalog, CatalogRepo } from './catalog.js';
+import {
+  isInside,
+  NAME_RE_MESSAGE,
+  normalizeRelPath,
+  RefusedError,
+  toRootRelative,
+  ValidationError,
+} from './deps.js';
+import { kindHint } from './detect.js';
+
+export interface InitInput {
+  path: string;
+  name?: string;
+  kind?: string;
+  project?: string;
+  repo?: string;
+}
+
+export interface ComponentDraft {
+  name: string;
+  path: string;
+  kind: string;
+}
+
+/** Picks the one repository an init or apply writes to; several repos need an explicit project and repo. */
+export function targetRepo(catalog: Catalog, project?: string, repo?: string): CatalogRepo {
+  if (catalog.repos.length > 1 && (!project || !repo)) {
+    throw new ValidationError('this workspace has more than one repository: pass --project and --repo', {
+      field: project ? 'repo' : 'project',
+      repos: catalog.repos.slice(0, 20).map((r) => r.id),
+      rule: 'scope_required',
+    });
+  }
+  const hits = catalog.reposMatching(project, repo);
+  if (hits.length === 0) {
+    if (catalog.repos.length === 0 && catalog.appName && !project && !repo) {
+      // An application manifest without paths yet: its own root is the repository.
+      return {
+        id: `${catalog.appName}/${catalog.appName}`,
+        project: catalog.appName,
+        name: catalog.appName,
+        root: catalog.file.root,
+        tags: {},
+        kind: 'application',
+      };
+    }
+    throw new ValidationError(`no repository ${project ?? '*'}/${repo ?? '*'} in the manifest`, {
+      field: 'repo',
+      value: repo,
+      project,
+    });
+  }
+  return hits[0]!;
+}
+
+/** Drafts one component for a path; a second init of an already catalogued path is an error. */
+export function draftComponent(
+  catalog: Catalog,
+  input: InitInput,
+): { repo: CatalogRepo; draft: ComponentDraft } {
+  const repo = targetRepo(catalog, input.project, input.repo);
+  let rel = input.path;
+  if (isAbsolute(rel)) {
+    if (!isInside(repo.root, rel)) {
+      throw new ValidationError(`path '${input.path}' is outside repository ${repo.id} (${repo.root})`, {
+        field: 'path',
+        value: input.path,
+        rule: 'inside_repo',
+      });
+    }
+    rel = toRootRelative(repo.root, rel);
+  }
+  const norm = normalizeRelPath(rel);
+  if (norm.escapes) {
+    throw new ValidationError(`path '${input.path}' escapes the root of repository ${repo.id}`, {
+      field: 'path',
+      value: input.path,
+      rule: 'inside_repo',
+    });
+  }
+  const existing = catalog.componentsByRepoPath.get(repo.id)?.get(norm.path);
+  if (existing) {
+    throw new RefusedError(
+      `path '${norm.path}' is already catalogued as ${existing.id}`,
+      { field: 'path', value: input.path, existing: existing.id },
+      409,
+    );
+  }
+  const base = norm.path === '.' ? repo.name : norm.path.split('/').pop()!;
+  const name = input.name ?? base;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new ValidationError(`component name '${name}' is invalid: ${NAME_RE_MESSAGE}`, {
+      field: 'name',
+      value: name,
+    });
+  }
+  const taken = (catalog.componentsByRepo.get(repo.id) ?? []).find((c) => c.name === name);
+  if (taken) {
+    throw new RefusedError(
+      `component name '${name}' is already used in ${repo.id} (path ${taken.path}); pass --name`,
+      { field: 'name', value: name, existing: taken.id },
+      409,
+    );
+  }
+  return { repo, draft: { name, path: norm.path, kind: input.kind ?? kindHint(norm.path) ?? 'unknown' } };
+}

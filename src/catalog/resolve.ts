@@ -1,0 +1,139 @@
+import { resolve as resolvePath } from 'node:path';
+import { AmbiguousError, normalizeRelPath, toRootRelative, ValidationError } from '../infra/index.js';
+import type { Catalog, CatalogComponent, CatalogRepo } from './catalog.js';
+import { componentView, type Scope } from './lookup.js';
+
+export interface ResolveInput extends Scope {
+  path: string;
+  /** Base for relative filesystem paths: the definition root when one was given, else the working directory. */
+  base: string;
+}
+
+export interface ResolveResult {
+  matched: boolean;
+  path: string;
+  /** How the path was read: as a filesystem path or as a repo-relative path. */
+  mode: 'filesystem' | 'repo_relative';
+  repository: string | null;
+  relative_path: string | null;
+  component: Record<string, unknown> | null;
+  id: string | null;
+}
+
+/** Walks from the path up to the repo root; the first hit is the most specific component. */
+export function longestMatch(catalog: Catalog, repoId: string, rel: string): CatalogComponent | undefined {
+  const byPath = catalog.componentsByRepoPath.get(repoId);
+  if (!byPath || byPath.size === 0) return undefined;
+  let cur = rel;
+  for (;;) {
+    const hit = byPath.get(cur);
+    if (hit) return hit;
+    if (cur === '.') return undefined;
+    const slash = cur.lastIndexOf('/');
+    cur = slash < 0 ? '.' : cur.slice(0, slash);
+  }
+}
+
+function result(
+  input: string,
+  mode: ResolveResult['mode'],
+  repo: CatalogRepo | undefined,
+  rel: string | null,
+  c?: CatalogComponent,
+): ResolveResult {
+  return {
+    matched: Boolean(c),
+    path: input,
+    mode,
+    repository: repo?.id ?? null,
+    relative_path: rel,
+    component: c ? componentView(c) : null,
+    id: c?.id ?? null,
+  };
+}
+
+function checkPathValue(p: unknown): string {
+  if (typeof p !== 'string' || p.trim() === '') {
+    throw new ValidationError('path is required and must be a non-empty string', {
+      field: 'path',
+      value: p ?? null,
+      rule: 'required',
+    });
+  }
+  if (p.includes('\0'))
+    throw new ValidationError('path must not contain NUL bytes', { field: 'path', rule: 'no_nul' });
+  return p;
+}
+
+/**
+ * Resolves a path to the most specific component.
+ * Absolute paths map through the filesystem; a relative path is repo-relative when the scope names one repo,
+ * else a filesystem path under `base`, and, when that lands in no repo, repo-relative across all repos.
+ */
+export function resolveComponent(catalog: Catalog, input: ResolveInput): ResolveResult {
+  const raw = checkPathValue(input.path);
+  const scoped = catalog.reposMatching(input.project, input.repo);
+  if ((input.project || input.repo) && scoped.length === 0) {
+    throw new ValidationError(
+      `no repository matches --project ${input.project ?? '(any)'} --repo ${input.repo ?? '(any)'}`,
+      {
+        field: input.repo ? 'repo' : 'project',
+        value: input.repo ?? input.project,
+        rule: 'unknown_scope',
+      },
+    );
+  }
+  const absolute = raw.startsWith('/');
+  const single = scoped.length === 1 ? scoped[0] : undefined;
+  if (!absolute && single && (input.repo || catalog.repos.length === 1)) {
+    return repoRelative(catalog, single, raw);
+  }
+  const abs = resolvePath(input.base, raw);
+  const owner = catalog.repoContaining(abs);
+  if (owner) {
+    if (!scoped.includes(owner)) {
+      throw new ValidationError(
+        `path '${raw}' lies in repository ${owner.id}, outside the requested --project/--repo; a path cannot span repositories`,
+        { field: 'path', value: raw, repository: owner.id, rule: 'cross_repo' },
+      );
+    }
+    const rel = toRootRelative(owner.root, abs);
+    return result(raw, 'filesystem', owner, rel, longestMatch(catalog, owner.id, rel));
+  }
+  if (absolute) return result(raw, 'filesystem', undefined, null);
+  // Not under any checkout: read it as repo-relative in every scoped repo.
+  const norm = normalizeRelPath(raw);
+  if (norm.escapes) return result(raw, 'repo_relative', undefined, null);
+  const hits = scoped
+    .map((r) => ({ r, c: longestMatch(catalog, r.id, norm.path) }))
+    .filter((h): h is { r: CatalogRepo; c: CatalogComponent } => Boolean(h.c) && h.c!.path !== '.');
+  if (hits.length === 0) return result(raw, 'repo_relative', undefined, null);
+  if (hits.length > 1) {
+    const candidates = hits.map((h) => h.c.id);
+    throw new AmbiguousError(
+      `path '${raw}' matches components in several repositories: ${candidates.join(', ')}; pass --project and --repo`,
+      {
+        field: 'path',
+        value: raw,
+        candidates,
+      },
+    );
+  }
+  return result(raw, 'repo_relative', hits[0]!.r, norm.path, hits[0]!.c);
+}
+
+function repoRelative(catalog: Catalog, repo: CatalogRepo, raw: string): ResolveResult {
+  const norm = normalizeRelPath(raw);
+  if (norm.escapes) {
+    throw new ValidationError(
+      `path '${raw}' escapes repository ${repo.id}; a path cannot span repositories`,
+      {
+        field: 'path',
+        value: raw,
+        repository: repo.id,
+        rule: 'cross_repo',
+      },
+    );
+  }
+  return result(raw, 'repo_relative', repo, norm.path, longestMatch(catalog, repo.id, norm.path));
+}

@@ -1,0 +1,251 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isInside, normalizeRelPath, realpathOrUndefined } from '../infra/index.js';
+import {
+  type AgentProfile,
+  formatPath,
+  MCP_ID_RE,
+  positionOf,
+  RULE_ID_RE,
+  SKILL_ID_RE,
+} from '../model/index.js';
+import type { Catalog, CatalogComponent, CatalogRepo } from './catalog.js';
+import { endpointNodeId } from './graph.js';
+
+export interface Problem {
+  path: string;
+  line?: number;
+  column?: number;
+  rule: string;
+  message: string;
+}
+
+export interface ValidateOptions {
+  /** Also check the filesystem: component directories exist and symlinks stay inside the repo. */
+  filesystem: boolean;
+  /** Project names that clash with reserved directories (basenames of the worktrees and campaigns paths). */
+  reservedNames?: string[];
+}
+
+type YPath = Array<string | number>;
+
+/** Every rule `hub config validate` enforces; returns all problems, never only the first. */
+export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Problem[] {
+  const problems: Problem[] = [];
+  const add = (path: YPath, rule: string, message: string) => {
+    const pos = catalog.file.source ? positionOf(catalog.file.source, path) : undefined;
+    problems.push({ path: formatPath(path), line: pos?.line, column: pos?.column, rule, message });
+  };
+  const m = catalog.file.manifest;
+  checkProfile(m.agent_profile, ['agent_profile'], add);
+  checkProfile(m.workspace?.agent_profile, ['workspace', 'agent_profile'], add);
+  const projectNames = new Map<string, number>();
+  const reserved = new Set((opts.reservedNames ?? []).filter(Boolean));
+  (m.workspace?.projects ?? []).forEach((p, pi) => {
+    const at: YPath = ['workspace', 'projects', pi];
+    if (projectNames.has(p.name))
+      add(
+        [...at, 'name'],
+        'duplicate_project',
+        `duplicate project name '${p.name}' (first at projects[${projectNames.get(p.name)}])`,
+      );
+    else projectNames.set(p.name, pi);
+    if (reserved.has(p.name)) {
+      add(
+        [...at, 'name'],
+        'reserved_project_name',
+        `project name '${p.name}' equals the basename of the worktrees or campaigns path; rename the project or the path`,
+      );
+    }
+    checkProfile(p.agent_profile, [...at, 'agent_profile'], add);
+    const repoNames = new Map<string, number>();
+    p.repos.forEach((r, ri) => {
+      const rAt: YPath = [...at, 'repos', ri];
+      if (repoNames.has(r.name))
+        add([...rAt, 'name'], 'duplicate_repo', `duplicate repo name '${r.name}' in project '${p.name}'`);
+      else repoNames.set(r.name, ri);
+      if (r.path && r.url)
+        add(rAt, 'repo_locator', `repo '${p.name}/${r.name}' has both path and url; give exactly one`);
+      if (!r.path && !r.url)
+        add(rAt, 'repo_locator', `repo '${p.name}/${r.name}' has neither path nor url; give exactly one`);
+      checkProfile(r.agent_profile, [...rAt, 'agent_profile'], add);
+    });
+  });
+  for (const repo of catalog.repos) checkRepoComponents(catalog, repo, opts, add);
+  checkRelationships(catalog, add);
+  return problems;
+}
+
+function checkProfile(
+  profile: AgentProfile | undefined,
+  at: YPath,
+  add: (p: YPath, r: string, m: string) => void,
+): void {
+  if (!profile) return;
+  const lists: Array<[keyof AgentProfile, RegExp, string]> = [
+    ['skills', SKILL_ID_RE, 'lowercase letters, digits and single hyphens, at most 64 characters'],
+    ['mcp', MCP_ID_RE, 'letters, digits, ".", "_" and "-", starting with a letter or digit'],
+    ['rules', RULE_ID_RE, 'lowercase segments of letters, digits, ".", "_" and "-", separated by "/"'],
+  ];
+  for (const [key, re, rule] of lists) {
+    const ids = (profile[key] as string[] | undefined) ?? [];
+    ids.forEach((id, i) => {
+      if (!re.test(id) || id.length > 64) {
+        add(
+          [...at, key, i],
+          `invalid_${key}_id`,
+          `invalid ${key === 'mcp' ? 'MCP' : key.slice(0, -1)} id '${id}': ${rule}`,
+        );
+      }
+    });
+  }
+}
+
+function checkRepoComponents(
+  catalog: Catalog,
+  repo: CatalogRepo,
+  opts: ValidateOptions,
+  add: (p: YPath, r: string, m: string) => void,
+): void {
+  const comps = catalog.componentsByRepo.get(repo.id) ?? [];
+  const names = new Map<string, CatalogComponent>();
+  const paths = new Map<string, CatalogComponent>();
+  const checkout = opts.filesystem && isDirectory(repo.root);
+  const realRoot = checkout ? realpathOrUndefined(repo.root) : undefined;
+  for (const c of comps) {
+    checkProfile(c.raw.agent_profile, [...c.yamlPath, 'agent_profile'], add);
+    const first = names.get(c.name);
+    if (first)
+      add(
+        [...c.yamlPath, 'name'],
+        'duplicate_component',
+        `duplicate component name '${c.name}' in ${repo.id} (first at ${formatPath(first.yamlPath)})`,
+      );
+    else names.set(c.name, c);
+    const norm = normalizeRelPath(c.raw.path);
+    if (norm.escapes) {
+      add(
+        [...c.yamlPath, 'path'],
+        'path_escapes',
+        `component path '${c.raw.path}' escapes the root of ${repo.id}`,
+      );
+      continue;
+    }
+    const samePath = paths.get(norm.path);
+    if (samePath) {
+      add(
+        [...c.yamlPath, 'path'],
+        'duplicate_path',
+        `component path '${c.raw.path}' normalizes to '${norm.path}', already used by '${samePath.name}'`,
+      );
+    } else paths.set(norm.path, c);
+    if (checkout && realRoot) {
+      const abs = norm.path === '.' ? repo.root : join(repo.root, norm.path);
+      const real = realpathOrUndefined(abs);
+      if (!real || !existsSync(abs)) {
+        add(
+          [...c.yamlPath, 'path'],
+          'missing_directory',
+          `component directory '${norm.path}' does not exist in ${repo.id} (${abs})`,
+        );
+      } else if (!isInside(realRoot, real)) {
+        add(
+          [...c.yamlPath, 'path'],
+          'path_escapes',
+          `component path '${c.raw.path}' escapes the root of ${repo.id} through a symlink (to ${real})`,
+        );
+      } else if (!isDirectory(real)) {
+        add(
+          [...c.yamlPath, 'path'],
+          'missing_directory',
+          `component path '${norm.path}' in ${repo.id} is not a directory`,
+        );
+      }
+    }
+  }
+  for (const c of comps) {
+    c.depends_on.forEach((dep, i) => {
+      if (!names.has(dep))
+        add(
+          [...c.yamlPath, 'depends_on', i],
+          'unknown_dependency',
+          `component '${c.name}' depends on unknown component '${dep}' (same-repo names only)`,
+        );
+    });
+  }
+  for (const cycle of findCycles(comps, names)) {
+    const start = names.get(cycle[0]!)!;
+    add(
+      [...start.yamlPath, 'depends_on'],
+      'dependency_cycle',
+      `dependency cycle in ${repo.id}: ${cycle.join(' -> ')}`,
+    );
+  }
+}
+
+/** Tarjan-free DFS that reports each cycle once, as `a -> b -> a`. */
+function findCycles(comps: CatalogComponent[], names: Map<string, CatalogComponent>): string[][] {
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    state.set(name, 1);
+    stack.push(name);
+    for (const dep of names.get(name)?.depends_on ?? []) {
+      if (!names.has(dep)) continue;
+      const s = state.get(dep);
+      if (s === 1) {
+        const cycle = [...stack.slice(stack.indexOf(dep)), dep];
+        const key = [...cycle.slice(0, -1)].sort().join('\u0000');
+        if (!seen.has(key)) {
+          seen.add(key);
+          cycles.push(cycle);
+        }
+      } else if (s === undefined) visit(dep);
+    }
+    stack.pop();
+    state.set(name, 2);
+  };
+  for (const c of comps) if (!state.has(c.name)) visit(c.name);
+  return cycles;
+}
+
+function checkRelationships(catalog: Catalog, add: (p: YPath, r: string, m: string) => void): void {
+  const ids = new Set<string>();
+  (catalog.file.manifest.graph?.relationships ?? []).forEach((rel, i) => {
+    const at: YPath = ['graph', 'relationships', i];
+    if (rel.id.trim() === '') add([...at, 'id'], 'relationship_id', 'relationship id must not be blank');
+    else if (ids.has(rel.id)) add([...at, 'id'], 'relationship_id', `duplicate relationship id '${rel.id}'`);
+    ids.add(rel.id);
+    for (const end of ['from', 'to'] as const) {
+      const ep = rel[end];
+      if (!ep.project || !ep.repo) {
+        add(
+          [...at, end],
+          'relationship_endpoint',
+          `relationship '${rel.id}' ${end}: project and repo are required`,
+        );
+      } else if (!endpointNodeId(catalog, ep)) {
+        const what = ep.component
+          ? `component ${ep.project}/${ep.repo}/${ep.component}`
+          : ep.path
+            ? `path '${ep.path}' in ${ep.project}/${ep.repo}`
+            : `repo ${ep.project}/${ep.repo}`;
+        add(
+          [...at, end],
+          'relationship_endpoint',
+          `relationship '${rel.id}' ${end}: ${what} is not in the catalog or graph.nodes`,
+        );
+      }
+    }
+  });
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** Writes a file so that a crash at any instant leaves the old or the new content, never a torn one. */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    safeUnlink(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    safeUnlink(tmp);
+    throw err;
+  }
+  fsyncDir(dir);
+}
+
+function safeUnlink(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // already gone
+  }
+}
+
+function fsyncDir(dir: string): void {
+  // Makes the rename itself durable; some filesystems refuse fsync on a directory, which is harmless here.
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // not supported
+  }
+}

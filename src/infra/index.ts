@@ -1,0 +1,27 @@
+export { writeFileAtomicSync } from './atomic-file.js';
+export {
+  AmbiguousError,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetails,
+  errorMapping,
+  HubError,
+  NotFoundError,
+  PreconditionRequiredError,
+  RefusedError,
+  StateConflictError,
+  toHubError,
+  UnauthorizedError,
+  UsageError,
+  ValidationError,
+} from './errors.js';
+export { type GitOptions, type GitResult, runGit } from './git.js';
+export { sha256Hex } from './hash.js';
+export {
+  isInside,
+  type NormalizedPath,
+  normalizeRelPath,
+  realpathOrUndefined,
+  resolveInside,
+  toRootRelative,
+} from './paths.js';

@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+export const STATE_BACKENDS = ['local', 'http', 'dynamodb', 'mongodb', 'memory'] as const;
+
+/** The exact text the spec requires when `state.url` has another scheme. */
+export const STATE_URL_RULE = 'remote state url must be http(s)';
+
+/** True for an absolute http:// or https:// URL; the remote state contract allows no other scheme. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+const StringList = z.array(z.string());
+
+const DynamoDbSchema = z.strictObject({
+  table: z.string().min(1).optional().describe('Table holding one item per state document.'),
+  region: z.string().min(1).optional().describe('AWS region; the SDK default chain applies when absent.'),
+  endpoint: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Endpoint override (for example a local DynamoDB-compatible API).'),
+});
+
+const MongoDbSchema = z.strictObject({
+  url: z.string().min(1).optional().describe('Connection string; credentials belong in the environment.'),
+  database: z.string().min(1).optional().describe('Database name.'),
+  collection: z.string().min(1).optional().describe('Collection holding one record per state document.'),
+});
+
+export const StateConfigSchema = z.strictObject({
+  backend: z
+    .enum(STATE_BACKENDS)
+    .default('local')
+    .describe('Where coordination state lives (env HUB_STATE_BACKEND).'),
+  url: z
+    .string()
+    .refine(isHttpUrl, STATE_URL_RULE)
+    .optional()
+    .describe('Base URL of the remote hub server for the http backend (env HUB_STATE_URL).'),
+  token: z.string().optional().describe('Bearer token for the http backend (env HUB_STATE_TOKEN).'),
+  api_key: z.string().optional().describe('Used as the bearer token when `token` is empty.'),
+  conflict_retries: z
+    .number()
+    .int()
+    .min(0)
+    .default(1)
+    .describe('How many times a compare-and-swap update reloads and reapplies after a conflict.'),
+  org_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Organization id of shared state (env HUB_STATE_ORG_ID); default `_`.'),
+  workspace_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Workspace id of shared state (env HUB_STATE_WORKSPACE_ID); default derived from the workspace root.',
+    ),
+  timeout_ms: z.number().int().positive().default(10_000).describe('Timeout of one remote state request.'),
+  dynamodb: DynamoDbSchema.optional().describe('Settings of the dynamodb backend.'),
+  mongodb: MongoDbSchema.optional().describe('Settings of the mongodb backend.'),
+});
+
+const PostCreateSchema = z.strictObject({
+  symlink: StringList.optional().describe(
+    'Gitignored paths symlinked from the main checkout into a new worktree.',
+  ),
+  copy: StringList.optional().describe('Gitignored paths copied from the main checkout into a new worktree.'),
+  command: z
+    .array(z.string())
+    .min(1)
+    .optional()
+    .describe('Command run in the new worktree, as an argv list (no shell).'),
+});
+
+export const CoordinationConfigSchema = z.strictObject({
+  branch_pattern: z
+    .string()
+    .min(1)
+    .default('agent/{task_id}[-{slug}]')
+    .describe(
+      'Pattern of allocated branch names; `[...]` parts are dropped when their placeholder is empty.',
+    ),
+  allowed_branch_prefixes: StringList.default(() => ['agent/']).describe(
+    'Prefixes an allocated branch must have.',
+  ),
+  worktree_per_task: z
+    .boolean()
+    .default(false)
+    .describe('Create a git worktree for every allocated task branch.'),
+  worktree: z
+    .strictObject({
+      post_create: PostCreateSchema.optional().describe('Hooks run after a worktree is created.'),
+    })
+    .optional(),
+});
+
+const RegenerateRuleSchema = z.strictObject({
+  patterns: z
+    .array(z.string().min(1))
+    .min(1)
+    .describe('Globs; the rule applies when every conflicted path matches.'),
+  command: z.array(z.string()).min(1).describe('Command (argv, no shell) that rebuilds the generated files.'),
+});
+
+export const MergeConfigSchema = z.strictObject({
+  regenerate: z
+    .array(RegenerateRuleSchema)
+    .default(() => [])
+    .describe('Rebuilds conflicted generated files in the temporary merge worktree.'),
+});
+
+export const WorkspaceConfigSchema = z.strictObject({
+  dedupe: z
+    .strictObject({ enabled: z.boolean().default(false).describe('Deduplicate repositories listed twice.') })
+    .prefault({}),
+  ui_ignore_hidden: z.boolean().default(true).describe('Hide dot-directories in the UI explorer.'),
+  worktrees_path: z
+    .string()
+    .min(1)
+    .default('.worktrees/')
+    .describe(
+      'Where task worktrees live (env HUB_WORKSPACE_WORKTREES_PATH); its basename is a reserved project name.',
+    ),
+  campaigns_path: z
+    .string()
+    .min(1)
+    .default('_campaigns/')
+    .describe('Campaigns folder at the manifest root (env HUB_WORKSPACE_CAMPAIGNS_PATH); basename reserved.'),
+});
+
+const ProviderSchema = z.strictObject({
+  organization: z.string().optional().describe('Organization on the board provider.'),
+  project: z.string().optional().describe('Project on the board provider.'),
+});
+
+export const AppConfigSchema = z
+  .strictObject({
+    state: StateConfigSchema.prefault({}).describe('Coordination state storage.'),
+    coordination: CoordinationConfigSchema.prefault({}).describe('Advisory coordination between agents.'),
+    merge: MergeConfigSchema.prefault({}).describe('Merge queue settings.'),
+    workspace: WorkspaceConfigSchema.prefault({}).describe('Workspace layout and UI settings.'),
+    config: z
+      .strictObject({
+        editor: z.string().min(1).default('code').describe('Editor command used by the open action.'),
+      })
+      .prefault({}),
+    providers: z
+      .record(z.string(), ProviderSchema)
+      .default(() => ({}))
+      .describe('Board provider settings for campaign board linking, by provider name.'),
+    api_version: z.string().default('').describe('API version pin (env HUB_API_VERSION).'),
+    server: z
+      .strictObject({
+        token: z
+          .string()
+          .optional()
+          .describe(
+            'Bearer token every request must carry; required for a non-loopback bind (env HUB_SERVER_TOKEN).',
+          ),
+        allowed_hosts: StringList.default(() => []).describe(
+          'Host header values accepted besides loopback names.',
+        ),
+      })
+      .prefault({})
+      .describe('The bundled HTTP server.'),
+    agents: z
+      .strictObject({
+        default_profile: z.string().min(1).optional().describe('Agent profile used when none is named.'),
+      })
+      .prefault({}),
+  })
+  .describe('hub.config.yaml: application settings (not the workspace manifest).');
+
+/** The application config with every default applied. */
+export type AppConfig = z.output<typeof AppConfigSchema>;
+/** What a file may say: every key optional. */
+export type AppConfigInput = z.input<typeof AppConfigSchema>;

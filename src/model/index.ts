@@ -1,0 +1,61 @@
+export {
+  type AgentProfile,
+  AgentProfileSchema,
+  MCP_ID_RE,
+  RULE_ID_RE,
+  SKILL_ID_RE,
+  VENDOR_IDS,
+} from './agent-profile-schema.js';
+export {
+  APPCONFIG_FILENAMES,
+  type AppConfigLegacy,
+  type AppConfigSource,
+  defaultUserConfigDir,
+  type LoadedAppConfig,
+  loadAppConfig,
+  locateAppConfig,
+  saveAppConfig,
+  stateBearerToken,
+  stateDefaults,
+} from './appconfig.js';
+export { APPCONFIG_EXAMPLE } from './appconfig-example.js';
+export { type AppConfigPatchOp, patchAppConfigText } from './appconfig-patch.js';
+export { redactAppConfig, redactSecret } from './appconfig-redact.js';
+export { type AppConfig, AppConfigSchema, STATE_BACKENDS, STATE_URL_RULE } from './appconfig-schema.js';
+export { findLegacyKeys, type LegacyRename } from './legacy.js';
+export { ManifestCache } from './manifest-cache.js';
+export { editManifestFile, ensureSeq, normalizeLegacyInDocument } from './manifest-edit.js';
+export {
+  locateManifest,
+  MANIFEST_FILENAME,
+  type ManifestFile,
+  parseManifestText,
+  readManifestFile,
+  throwIssues,
+  zodIssues,
+} from './manifest-file.js';
+export {
+  type Component,
+  ComponentSchema,
+  type Endpoint,
+  type GraphNode,
+  type Manifest,
+  ManifestSchema,
+  NAME_RE,
+  type Project,
+  RECOMMENDED_KINDS,
+  type Relationship,
+  type Repo,
+  type Tags,
+} from './manifest-schema.js';
+export {
+  decodeUtf8,
+  formatPath,
+  parseYamlSource,
+  positionOf,
+  readUtf8File,
+  type SourceIssue,
+  YAML_LIMITS,
+  type YamlSource,
+  yamlToJs,
+} from './yaml-source.js';

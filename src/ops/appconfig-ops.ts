@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { ValidationError } from '../infra/index.js';
+import {
+  locateManifest,
+  patchAppConfigText,
+  readUtf8File,
+  redactAppConfig,
+  saveAppConfig,
+} from '../model/index.js';
+import { keyValues } from './format.js';
+import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
+
+export const appconfigInfo = defineOp({
+  id: 'appconfig.info',
+  summary:
+    'Show which hub.config.yaml is in effect, with defaults and HUB_* overrides applied (secrets redacted).',
+  input: z.strictObject({}),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: (ctx) => {
+    const app = ctx.appConfig();
+    return {
+      path: app.path ?? null,
+      source: app.source,
+      overrides: app.overrides,
+      legacy: app.legacy,
+      config: redactAppConfig(app.config),
+    };
+  },
+  cli: {
+    command: 'appconfig info',
+    human: (r) =>
+      `${keyValues({ path: r.path ?? '(bundled defaults)', source: r.source, overrides: r.overrides })}\n${JSON.stringify(r.config, null, 2)}`,
+  },
+  http: [{ method: 'GET', route: '/v3/config/appconfig', input: 'none' }],
+});
+
+export const appconfigValidate = defineOp({
+  id: 'appconfig.validate',
+  summary:
+    'Check the application config file and HUB_* overrides; lists every problem with its path and line.',
+  input: z.strictObject({}),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: (ctx) => {
+    try {
+      const app = ctx.appConfig();
+      return { valid: true, path: app.path ?? null, source: app.source, problems: [] as unknown[] };
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const issues = (err.details?.issues as unknown[] | undefined) ?? [
+        { path: '(file)', message: err.message, rule: err.details?.rule ?? 'invalid' },
+      ];
+      return {
+        valid: false,
+        path: (err.details?.file as string | undefined) ?? null,
+        source: null,
+        problems: issues,
+      };
+    }
+  },
+  cli: {
+    command: 'appconfig validate',
+    exitCode: (r) => (r.valid ? 0 : 1),
+    human: (r) =>
+      r.valid
+        ? `ok: ${r.path ?? '(bundled defaults)'}`
+        : [`${r.problems.length} problem(s):`, ...r.problems.map((p) => `  ${JSON.stringify(p)}`)].join('\n'),
+  },
+  http: [{ method: 'GET', route: '/v3/config/appconfig/validate', input: 'none' }],
+});
+
+export const appconfigPatch = defineOp({
+  id: 'appconfig.patch',
+  summary: 'Set or unset one key of hub.config.yaml, keeping comments; previews unless save is given.',
+  input: z.strictObject({
+    op: z.enum(['set', 'unset']).describe('Patch operation.'),
+    path: z.string().min(1).describe('Dotted key path, e.g. state.backend.'),
+    value: z.string().optional().describe('New value (lists as JSON or comma-separated).'),
+    save: z.boolean().optional().describe('Write the file (atomically); without it, only preview.'),
+  }),
+  gate: 'none',
+  attributes: WRITES_IDEMPOTENT,
+  handler: (ctx, input) => {
+    if (input.op === 'set' && input.value === undefined) {
+      throw new ValidationError('value is required with --op set', { field: 'value', rule: 'required' });
+    }
+    const loc = ctx.appConfig();
+    let target = loc.path;
+    if (!target || loc.source === 'default') {
+      let root = ctx.cwd;
+      try {
+        root = dirname(locateManifest(ctx.cwd, ctx.definition));
+      } catch {
+        // no manifest: the working directory
+      }
+      target = join(root, 'hub.config.yaml');
+    }
+    const before = existsSync(target) ? readUtf8File(target, 'application config') : '';
+    const { text, config } = patchAppConfigText(
+      before,
+      [{ op: input.op, path: input.path, value: input.value }],
+      target,
+    );
+    if (input.save) saveAppConfig(target, text);
+    return {
+      path: target,
+      saved: Boolean(input.save),
+      changed: text !== before,
+      text,
+      config: redactAppConfig(config),
+    };
+  },
+  cli: {
+    command: 'appconfig patch',
+    human: (r) => (r.saved ? `saved ${r.path}` : `${r.text}\n(preview: pass --save to write ${r.path})`),
+  },
+});

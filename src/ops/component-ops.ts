@@ -1,0 +1,224 @@
+import { z } from 'zod';
+import {
+  appendComponents,
+  type Candidate,
+  componentGraph,
+  componentView,
+  detectInRepo,
+  draftComponent,
+  findComponent,
+  GRAPH_DIRECTIONS,
+  type GraphResult,
+  type ResolveResult,
+  resolveComponent,
+} from '../catalog/index.js';
+import { RefusedError } from '../infra/index.js';
+import { keyValues, table } from './format.js';
+import { defineOp, READ_ONLY, WRITES } from './registry.js';
+import { checkScope, scopeFields } from './scope.js';
+
+type View = Record<string, unknown>;
+
+export const componentList = defineOp({
+  id: 'component.list',
+  summary: 'List catalogued components, optionally for one project or repository.',
+  input: z.strictObject({ ...scopeFields }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): { components: View[] } => {
+    const { catalog } = ctx.workspace();
+    checkScope(catalog, input.project, input.repo);
+    const components = catalog.components
+      .filter(
+        (c) => (!input.project || c.project === input.project) && (!input.repo || c.repo === input.repo),
+      )
+      .map(componentView);
+    return { components };
+  },
+  cli: {
+    command: 'component list',
+    human: (r) =>
+      table(
+        r.components.map((c) => [String(c.id), String(c.kind ?? '-'), String(c.path)]),
+        ['ID', 'KIND', 'PATH'],
+      ),
+  },
+  mcp: { tool: 'hub_component_list' },
+  http: [{ method: 'GET', route: '/v3/ops/components', input: 'query' }],
+});
+
+export const componentShow = defineOp({
+  id: 'component.show',
+  summary: 'Show one component by name or <project>/<repo>/<component> id; an ambiguous name is an error.',
+  input: z.strictObject({
+    component: z.string().min(1).describe('Component name or full id.'),
+    ...scopeFields,
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): { component: View } => {
+    const { catalog } = ctx.workspace();
+    const c = findComponent(catalog, input.component, input);
+    const repo = catalog.repoById.get(`${c.project}/${c.repo}`)!;
+    const dependents = (catalog.componentsByRepo.get(repo.id) ?? [])
+      .filter((o) => o.depends_on.includes(c.name))
+      .map((o) => o.id);
+    return {
+      component: {
+        ...componentView(c),
+        directory: c.path === '.' ? repo.root : `${repo.root}/${c.path}`,
+        dependents,
+      },
+    };
+  },
+  cli: { command: 'component show', args: ['component'], human: (r) => keyValues(r.component) },
+  mcp: { tool: 'hub_component_show' },
+});
+
+export const componentResolve = defineOp({
+  id: 'component.resolve',
+  summary:
+    'Map a file or directory path to the most specific component that contains it (a miss is matched:false).',
+  input: z.strictObject({
+    path: z.string().describe('Repo-relative or filesystem path.'),
+    ...scopeFields,
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): ResolveResult => {
+    const ws = ctx.workspace();
+    const base = ws.explicitDefinition ? ws.file.root : ctx.cwd;
+    return resolveComponent(ws.catalog, { ...input, base });
+  },
+  cli: {
+    command: 'component resolve',
+    args: ['path'],
+    human: (r) =>
+      r.matched ? `${r.id}  (${r.repository}: ${r.relative_path})` : `no component contains ${r.path}`,
+  },
+  mcp: { tool: 'hub_component_resolve' },
+  http: [{ method: 'GET', route: '/v3/ops/components/resolve', input: 'query' }],
+});
+
+export const componentGraphOp = defineOp({
+  id: 'component.graph',
+  summary: 'Neighbourhood of a component over declared relationships and same-repo depends_on (BFS).',
+  description: 'Depth defaults to 1 and is capped at 5; direction out, in or both (default both).',
+  input: z.strictObject({
+    component: z.string().min(1).describe('Component name or full id.'),
+    ...scopeFields,
+    depth: z.coerce.number().int().min(0).optional().describe('Hops from the component (default 1, cap 5).'),
+    direction: z.enum(GRAPH_DIRECTIONS).optional().describe('Edge direction to follow (default both).'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): GraphResult => componentGraph(ctx.workspace().catalog, input),
+  cli: {
+    command: 'component graph',
+    args: ['component'],
+    human: (r) =>
+      [
+        `${r.origin} (depth ${r.depth}, ${r.direction})`,
+        ...r.edges.map(
+          (e) =>
+            `  ${e.from} -[${e.type}]-> ${e.to}${e.origin === 'declared' ? ` (declared ${e.relationship_id})` : ''}`,
+        ),
+      ].join('\n'),
+  },
+  mcp: { tool: 'hub_component_graph' },
+  http: [{ method: 'GET', route: '/v3/ops/components/graph', input: 'query' }],
+});
+
+export const componentDetect = defineOp({
+  id: 'component.detect',
+  summary:
+    'Find component candidates from marker files (package.json, go.mod, Chart.yaml, ...); writes only with apply.',
+  input: z.strictObject({
+    ...scopeFields,
+    apply: z.boolean().optional().describe('Write new candidates into the manifest.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: (ctx, input): { candidates: Candidate[]; applied: boolean; written: string[] } => {
+    const { catalog } = ctx.workspace();
+    checkScope(catalog, input.project, input.repo);
+    const repos = catalog.reposMatching(input.project, input.repo);
+    const candidates = repos.flatMap((r) => detectInRepo(catalog, r));
+    const written: string[] = [];
+    if (input.apply) {
+      for (const repo of repos) {
+        const fresh = candidates.filter(
+          (c) => c.project === repo.project && c.repo === repo.name && !c.already_catalogued,
+        );
+        if (fresh.length === 0) continue;
+        appendComponents(catalog, repo, fresh);
+        written.push(...fresh.map((c) => `${repo.id}/${c.name}`));
+      }
+      if (written.length > 0) ctx.invalidate();
+    }
+    return { candidates, applied: written.length > 0, written };
+  },
+  cli: {
+    command: 'component detect',
+    human: (r) =>
+      `${table(
+        r.candidates.map((c) => [
+          `${c.project}/${c.repo}`,
+          c.path,
+          c.kind,
+          c.markers.join(','),
+          c.already_catalogued ? 'catalogued' : 'new',
+        ]),
+        ['REPO', 'PATH', 'KIND', 'MARKERS', 'STATUS'],
+      )}${r.applied ? `\nwrote ${r.written.length} component(s)` : ''}`,
+  },
+  mcp: { tool: 'hub_component_detect' },
+  http: [{ method: 'GET', route: '/v3/ops/components/detect', input: 'query' }],
+});
+
+export const componentInit = defineOp({
+  id: 'component.init',
+  summary: 'Draft one component for a path (name defaults to the basename); apply writes it to the manifest.',
+  input: z.strictObject({
+    path: z.string().min(1).describe('Directory of the component, repo-relative or absolute.'),
+    name: z.string().min(1).optional().describe('Component name (default: the path basename).'),
+    kind: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Component kind (default: from the directory, else unknown).'),
+    ...scopeFields,
+    apply: z.boolean().optional().describe('Write the component into repos[].components[].'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: (ctx, input) => {
+    const { catalog } = ctx.workspace();
+    const { repo, draft } = draftComponent(catalog, input);
+    if (input.apply) {
+      if (repo.kind === 'application') {
+        throw new RefusedError('cannot apply to an application manifest with no workspace repos', {
+          repository: repo.id,
+          rule: 'application_manifest',
+        });
+      }
+      appendComponents(catalog, repo, [draft]);
+      ctx.invalidate();
+    }
+    return {
+      id: `${repo.id}/${draft.name}`,
+      project: repo.project,
+      repo: repo.name,
+      component: draft,
+      applied: Boolean(input.apply),
+    };
+  },
+  cli: {
+    command: 'component init',
+    args: ['path'],
+    human: (r) =>
+      `${r.applied ? 'added' : 'draft (pass --apply to write)'}: ${r.id}  path=${r.component.path} kind=${r.component.kind}`,
+  },
+  mcp: { tool: 'hub_component_init' },
+  http: [{ method: 'POST', route: '/v3/ops/components/init', input: 'body' }],
+});

@@ -1,0 +1,130 @@
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import { Catalog, type Problem, validateCatalog } from '../catalog/index.js';
+import { RefusedError, ValidationError } from '../infra/index.js';
+import { locateManifest, readManifestFile, readUtf8File } from '../model/index.js';
+import { MANIFEST_EXAMPLE } from './manifest-example.js';
+import { defineOp, READ_ONLY } from './registry.js';
+import { reservedProjectNames } from './reserved-names.js';
+
+/** Above this many repos, whole-config output needs explicit confirmation (spec: Limits). */
+export const FULL_CONFIG_GUARD = 80;
+
+interface ValidateResult {
+  valid: boolean;
+  file: string;
+  counts: { projects: number; repos: number; components: number; relationships: number };
+  problems: Problem[];
+  legacy: Array<{ path: string; from: string; to: string }>;
+}
+
+export const configValidate = defineOp({
+  id: 'config.validate',
+  summary: 'Check the manifest against every rule and list all problems with their YAML path and line.',
+  description:
+    'Exits 1 when there are problems. Component directories are checked only for repos that are checked out.',
+  input: z.strictObject({}),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: (ctx): ValidateResult => {
+    const path = locateManifest(ctx.cwd, ctx.definition);
+    const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
+    let file: ReturnType<typeof readManifestFile>;
+    try {
+      file = readManifestFile(path);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const issues = (err.details?.issues as Problem[] | undefined) ?? [
+        {
+          path: '(file)',
+          line: err.details?.line as number | undefined,
+          rule: String(err.details?.rule ?? 'syntax'),
+          message: err.message,
+        },
+      ];
+      return { valid: false, file: path, counts: empty, problems: issues, legacy: [] };
+    }
+    const catalog = new Catalog(file);
+    let reserved: string[] = [];
+    const problems: Problem[] = [];
+    try {
+      reserved = reservedProjectNames(ctx.appConfig().config);
+    } catch (err) {
+      problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
+    }
+    problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
+    return {
+      valid: problems.length === 0,
+      file: path,
+      counts: {
+        projects: file.manifest.workspace?.projects?.length ?? 0,
+        repos: catalog.repos.length,
+        components: catalog.components.length,
+        relationships: file.manifest.graph?.relationships?.length ?? 0,
+      },
+      problems,
+      legacy: file.legacy.map((l) => ({ path: l.path.join('.'), from: l.from, to: l.to })),
+    };
+  },
+  cli: {
+    command: 'config validate',
+    exitCode: (r) => (r.valid ? 0 : 1),
+    human: (r) =>
+      r.valid
+        ? `ok: ${r.file} (${r.counts.projects} projects, ${r.counts.repos} repos, ${r.counts.components} components, ${r.counts.relationships} relationships)`
+        : [
+            `${r.problems.length} problem(s) in ${r.file}:`,
+            ...r.problems.map(
+              (p) => `  ${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message} [${p.rule}]`,
+            ),
+          ].join('\n'),
+  },
+  http: [{ method: 'GET', route: '/v3/config/hub/validate', input: 'none' }],
+});
+
+export const configShow = defineOp({
+  id: 'config.show',
+  summary: 'Show the manifest: as on disk, or normalized (legacy keys renamed, defaults filled).',
+  description: `Refused above ${FULL_CONFIG_GUARD} repositories unless --confirm-full is given.`,
+  input: z.strictObject({
+    normalized: z.boolean().optional().describe('Show the validated, normalized model instead of the file.'),
+    confirm_full: z
+      .boolean()
+      .optional()
+      .describe(`Allow output for workspaces above ${FULL_CONFIG_GUARD} repositories.`),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input) => {
+    const ws = ctx.workspace();
+    const repoCount = ws.catalog.repos.length;
+    if (repoCount > FULL_CONFIG_GUARD && !input.confirm_full) {
+      throw new RefusedError(
+        `the manifest has ${repoCount} repositories (over ${FULL_CONFIG_GUARD}); pass --confirm-full to print all of it, or use \`hub workspace repo list\``,
+        { repo_count: repoCount, limit: FULL_CONFIG_GUARD, rule: 'confirm_full' },
+      );
+    }
+    return {
+      file: ws.file.path,
+      repo_count: repoCount,
+      view: input.normalized ? ('normalized' as const) : ('on_disk' as const),
+      manifest: ws.file.manifest,
+      text: input.normalized
+        ? stringify(ws.file.manifest, { lineWidth: 0 })
+        : readUtf8File(ws.file.path, 'manifest'),
+    };
+  },
+  cli: { command: 'config show', human: (r) => r.text },
+  http: [{ method: 'GET', route: '/v3/config/hub', input: 'query' }],
+});
+
+export const configExample = defineOp({
+  id: 'config.example',
+  summary: 'Print a commented example manifest to start from.',
+  input: z.strictObject({}),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: () => ({ text: MANIFEST_EXAMPLE }),
+  cli: { command: 'config example', human: (r) => r.text },
+  http: [{ method: 'GET', route: '/v3/config/hub/example', input: 'none' }],
+});

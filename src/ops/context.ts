@@ -1,0 +1,32 @@
+import type { Catalog } from '../catalog/index.js';
+import type { LoadedAppConfig, ManifestFile } from '../model/index.js';
+
+/** A loaded, structurally valid workspace. */
+export interface Workspace {
+  file: ManifestFile;
+  catalog: Catalog;
+  /** True when the manifest was named explicitly (-c/--definition/--root): relative paths then start at its root. */
+  explicitDefinition: boolean;
+}
+
+/** Everything a handler may touch of the outside world; domain code never reads process.* itself. */
+export interface OpContext {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Manifest path given with -c/--definition/--config-path, or --root of the servers. */
+  definition?: string;
+  /** hub.config.yaml path given with --appconfig. */
+  appconfig?: string;
+  agentMode: boolean;
+  now(): Date;
+  /** Diagnostics and progress; never data. */
+  log(line: string): void;
+  /** Reads all of standard input (CLI only); undefined on other surfaces. */
+  readStdin?: () => Promise<string>;
+  /** The workspace, loaded and checked once per context. */
+  workspace(): Workspace;
+  /** The application config (hub.config.yaml chain, defaults, HUB_* overrides), loaded once. */
+  appConfig(): LoadedAppConfig;
+  /** Forgets the loaded workspace after a write, so the next read sees the new file. */
+  invalidate(): void;
+}

@@ -1,0 +1,22 @@
+/** Small text helpers for human CLI output (tables and key/value blocks). */
+
+export function table(rows: string[][], header?: string[]): string {
+  const all = header ? [header, ...rows] : rows;
+  if (all.length === 0) return '';
+  const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  return all
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function keyValues(obj: Record<string, unknown>): string {
+  return Object.entries(obj)
+    .filter(([, v]) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join('\n');
+}

@@ -1,0 +1,46 @@
+import { appconfigInfo, appconfigPatch, appconfigValidate } from './appconfig-ops.js';
+import {
+  componentDetect,
+  componentGraphOp,
+  componentInit,
+  componentList,
+  componentResolve,
+  componentShow,
+} from './component-ops.js';
+import { configExample, configShow, configValidate } from './config-ops.js';
+import type { AnyOperation } from './registry.js';
+import { search } from './search-ops.js';
+import { init, workspaceRepoList } from './workspace-ops.js';
+
+export { BUILD_ID, HUB_VERSION } from './build-info.js';
+export type { OpContext, Workspace } from './context.js';
+export { type ContextInit, createContext } from './create-context.js';
+export { invoke } from './invoke.js';
+export { loadWorkspace } from './load-workspace.js';
+export type {
+  AnyOperation,
+  CliBinding,
+  HttpBinding,
+  McpBinding,
+  OpAttributes,
+  Operation,
+} from './registry.js';
+
+/** Every operation hub has, in help order. Surfaces walk this list. */
+export const OPERATIONS: AnyOperation[] = [
+  componentList,
+  componentShow,
+  componentResolve,
+  componentGraphOp,
+  componentDetect,
+  componentInit,
+  init,
+  configValidate,
+  configShow,
+  configExample,
+  appconfigInfo,
+  appconfigValidate,
+  appconfigPatch,
+  search,
+  workspaceRepoList,
+];

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import envPaths from 'env-paths';
+import { Catalog, validateCatalog } from '../catalog/index.js';
+import { sha256Hex, ValidationError } from '../infra/index.js';
+import {
+  decodeUtf8,
+  type LegacyRename,
+  locateManifest,
+  ManifestCache,
+  type ManifestFile,
+  parseManifestText,
+  YAML_LIMITS,
+} from '../model/index.js';
+import { BUILD_ID } from './build-info.js';
+import type { Workspace } from './context.js';
+
+export interface LoadOptions {
+  cwd: string;
+  definition?: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Where parsed manifests are cached: HUB_CACHE_DIR, else the user cache dir; `off` disables it. */
+export function cacheDir(env: LoadOptions['env']): string | undefined {
+  const v = env.HUB_CACHE_DIR;
+  if (v === 'off' || BUILD_ID === 'dev') return undefined;
+  return v ? v : join(envPaths('hub', { suffix: '' }).cache, 'manifests');
+}
+
+/**
+ * Loads the manifest, builds the catalog and applies every rule that needs no filesystem access.
+ * A valid manifest is cached by content hash, so the next process skips YAML parsing entirely.
+ */
+export function loadWorkspace(opts: LoadOptions): Workspace {
+  const path = locateManifest(opts.cwd, opts.definition);
+  const bytes = readBytes(path);
+  const hash = sha256Hex(bytes);
+  const dir = cacheDir(opts.env);
+  const cache = dir ? new ManifestCache(dir, BUILD_ID) : undefined;
+  const hit = cache?.get(path, hash);
+  if (hit) {
+    const file: ManifestFile = {
+      path,
+      root: dirname(path),
+      manifest: hit.manifest,
+      legacy: hit.legacy as LegacyRename[],
+    };
+    return { file, catalog: new Catalog(file), explicitDefinition: Boolean(opts.definition) };
+  }
+  const file = parseManifestText(decodeUtf8(bytes, path, 'manifest'), path);
+  const catalog = new Catalog(file);
+  const problems = validateCatalog(catalog, { filesystem: false });
+  if (problems.length > 0) {
+    const first = problems[0]!;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more; run \`hub config validate\`)` : '';
+    throw new ValidationError(
+      `manifest ${path}: ${first.line ? `line ${first.line}, ` : ''}${first.path}: ${first.message}${more}`,
+      {
+        file: path,
+        issues: problems,
+      },
+    );
+  }
+  cache?.set(path, hash, file.manifest, file.legacy);
+  return { file, catalog, explicitDefinition: Boolean(opts.definition) };
+}
+
+function readBytes(path: string): Buffer {
+  const bytes = readFileSync(path);
+  if (bytes.length > YAML_LIMITS.maxBytes) {
+    throw new ValidationError(
+      `manifest ${path} is ${(bytes.length / 1_048_576).toFixed(1)} MiB; the limit is ${YAML_LIMITS.maxBytes / 1_048_576} MiB`,
+      {
+        file: path,
+        rule: 'max_size',
+      },
+    );
+  }
+  return bytes;
+}

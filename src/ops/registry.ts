@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import type { OpContext } from './context.js';
+
+/** How an operation behaves; MCP hints, HTTP method choice and CLI confirmations come from this. */
+export interface OpAttributes {
+  readOnly: boolean;
+  idempotent: boolean;
+  destructive: boolean;
+}
+
+export interface CliBinding<O> {
+  /** Space-separated command path, e.g. `component resolve`. */
+  command: string;
+  /** Input fields taken as positional arguments, in order. */
+  args?: string[];
+  /** Short flags, e.g. `{ name: 'n' }`. */
+  short?: Record<string, string>;
+  /** Human rendering of the result; `--json` always prints the result itself. */
+  human?: (result: O) => string;
+  /** Exit code for a result that is a finding rather than an error (validate: 1 when problems). */
+  exitCode?: (result: O) => number;
+  /** Extra help text shown under the command's options. */
+  help?: string;
+}
+
+export interface McpBinding {
+  tool: string;
+}
+
+export interface HttpBinding {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  route: string;
+  /** Where input is read from; path parameters (`{id}`) are always merged in. */
+  input: 'query' | 'body' | 'none';
+  /** Status for NotFoundError when the spec names another (400 in some component routes). */
+  notFoundStatus?: number;
+}
+
+export type Gate = 'active' | 'none';
+
+/**
+ * One operation: declared once, served by the CLI, the MCP server and the HTTP server.
+ * Write `handler` before the bindings: TypeScript infers the result type from the first one it meets.
+ */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O = unknown> {
+  id: string;
+  summary: string;
+  description?: string;
+  input: I;
+  gate: Gate;
+  attributes: OpAttributes;
+  cli?: CliBinding<NoInfer<O>>;
+  mcp?: McpBinding;
+  http?: HttpBinding[];
+  handler: (ctx: OpContext, input: z.output<I>) => Promise<O> | O;
+}
+
+export const READ_ONLY: OpAttributes = { readOnly: true, idempotent: true, destructive: false };
+export const WRITES: OpAttributes = { readOnly: false, idempotent: false, destructive: false };
+export const WRITES_IDEMPOTENT: OpAttributes = { readOnly: false, idempotent: true, destructive: false };
+
+/** Declares an operation with its types inferred from the input schema. */
+export function defineOp<I extends z.ZodObject, O>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds operations of every result type.
+export type AnyOperation = Operation<z.ZodObject, any>;

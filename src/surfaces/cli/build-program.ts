@@ -1,0 +1,117 @@
+import { Command, Option } from 'commander';
+import type { AnyOperation } from '../../ops/index.js';
+import { describeField, isRequired, type OptionSpec, optionsFromSchema } from './schema-options.js';
+
+/** Descriptions of command groups (the leaves describe themselves from the registry). */
+export const GROUP_SUMMARIES: Record<string, string> = {
+  component: 'Component catalog: list, show, resolve paths, graph, detect and init components.',
+  config: 'The manifest (.hub.yml): validate, show, example.',
+  appconfig: 'The application config (hub.config.yaml): info, validate, patch.',
+  workspace: 'Workspace-wide views: repositories.',
+  'workspace repo': 'Repositories of the workspace.',
+};
+
+export interface LeafAction {
+  op: AnyOperation;
+  input: Record<string, unknown>;
+  command: Command;
+}
+
+function coerce(spec: OptionSpec, raw: unknown): unknown {
+  if (spec.kind === 'number') return raw;
+  if (spec.kind === 'json' && typeof raw === 'string') {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function addOption(cmd: Command, spec: OptionSpec, short?: string): void {
+  const flags = `${short ? `-${short}, ` : ''}--${spec.flag}`;
+  let opt: Option;
+  if (spec.kind === 'boolean') {
+    opt =
+      spec.defaultValue === true
+        ? new Option(`--no-${spec.flag}`, spec.description)
+        : new Option(flags, spec.description);
+  } else if (spec.kind === 'list') {
+    opt = new Option(`${flags} <value...>`, `${spec.description} (repeatable)`);
+  } else {
+    const placeholder = spec.kind === 'number' ? '<n>' : spec.kind === 'json' ? '<json>' : '<value>';
+    opt = new Option(`${flags} ${placeholder}`, spec.description);
+    if (spec.choices) opt.choices(spec.choices);
+  }
+  if (spec.required) opt.makeOptionMandatory(true);
+  cmd.addOption(opt);
+}
+
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Builds the whole command tree from the registry; `run` receives the parsed input of the chosen leaf. */
+export function buildProgram(
+  ops: AnyOperation[],
+  version: string,
+  run: (leaf: LeafAction) => Promise<void>,
+): Command {
+  const program = new Command('hub')
+    .description('hub: one manifest for a workspace of many Git repositories, for people and coding agents.')
+    .version(version, '-V, --version', 'Print the hub version.')
+    .option('-c, --config-path <file>', 'Manifest to use (default: .hub.yml here or in a parent directory).')
+    .addOption(new Option('--definition <file>', 'Same as --config-path.'))
+    .option('--appconfig <file>', 'Application config file (default: hub.config.yaml lookup chain).')
+    .option('--json', 'Print the result as JSON on stdout (errors as {"error": {...}}).')
+    .showHelpAfterError('(run with --help for usage)')
+    // Set before any subcommand exists: commander copies these settings into each new command.
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) })
+    .addHelpText(
+      'after',
+      '\nEnvironment: HUB_AGENT_MODE=true never prompts; HUB_DEBUG=1 prints stack traces; NO_COLOR is honoured.\nExit codes: 0 success, 1 error or failed check, 2 usage error.',
+    );
+  const groups = new Map<string, Command>([['', program]]);
+  const groupFor = (path: string[]): Command => {
+    const key = path.join(' ');
+    const found = groups.get(key);
+    if (found) return found;
+    const parent = groupFor(path.slice(0, -1));
+    const cmd = parent.command(path[path.length - 1]!).description(GROUP_SUMMARIES[key] ?? '');
+    groups.set(key, cmd);
+    return cmd;
+  };
+  for (const op of ops) {
+    if (!op.cli) continue;
+    const words = op.cli.command.split(' ');
+    const parent = groupFor(words.slice(0, -1));
+    const cmd = parent.command(words[words.length - 1]!).description(op.summary);
+    if (op.description) cmd.addHelpText('after', `\n${op.description}`);
+    if (op.cli.help) cmd.addHelpText('after', `\n${op.cli.help}`);
+    const shape = op.input.shape as Record<string, import('zod').ZodType>;
+    const positional = op.cli.args ?? [];
+    for (const a of positional) {
+      const s = shape[a]!;
+      cmd.argument(isRequired(s) ? `<${a}>` : `[${a}]`, describeField(s));
+    }
+    const specs = optionsFromSchema(shape, positional);
+    for (const spec of specs) addOption(cmd, spec, op.cli.short?.[spec.field]);
+    cmd.option('--json', 'Print the result as JSON.');
+    cmd.action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const opts = command.opts();
+      const input: Record<string, unknown> = {};
+      positional.forEach((a, i) => {
+        if (args[i] !== undefined) input[a] = args[i];
+      });
+      for (const spec of specs) {
+        const v = opts[camel(spec.flag)];
+        if (v !== undefined) input[spec.field] = coerce(spec, v);
+      }
+      await run({ op, input, command });
+    });
+  }
+  return program;
+}

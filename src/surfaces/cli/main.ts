@@ -1,0 +1,54 @@
+import { CommanderError } from 'commander';
+import { HUB_VERSION } from '../../ops/build-info.js';
+import { createContext, invoke, OPERATIONS } from '../../ops/index.js';
+import { buildProgram } from './build-program.js';
+import { reportError, writeErr, writeOut } from './output.js';
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The CLI entry point: the only place that sets the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const debug = process.env.HUB_DEBUG === '1';
+  let exit = 0;
+  let json = argv.includes('--json');
+  const program = buildProgram(OPERATIONS, HUB_VERSION, async ({ op, input, command }) => {
+    const globals = command.optsWithGlobals();
+    json = Boolean(globals.json);
+    const ctx = createContext({
+      cwd: process.cwd(),
+      env: process.env,
+      definition: (globals.configPath ?? globals.definition) as string | undefined,
+      appconfig: globals.appconfig as string | undefined,
+      log: writeErr,
+      readStdin,
+    });
+    try {
+      const result = await invoke(op, ctx, input);
+      if (json || !op.cli?.human) await writeOut(JSON.stringify(result, null, json ? undefined : 2));
+      else await writeOut(op.cli.human(result));
+      exit = op.cli?.exitCode?.(result) ?? 0;
+    } catch (err) {
+      exit = await reportError(err, json, debug);
+    }
+  });
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => process.stdout.write(s),
+    writeErr: (s) => process.stderr.write(s),
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here with 0; every other parse failure is a usage error.
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2;
+    }
+    return await reportError(err, json, debug);
+  }
+  return exit;
+}

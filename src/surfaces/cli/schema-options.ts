@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+
+export type OptionKind = 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'json';
+
+export interface OptionSpec {
+  field: string;
+  flag: string;
+  kind: OptionKind;
+  required: boolean;
+  description: string;
+  choices?: string[];
+  defaultValue?: unknown;
+}
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  defaultValue?: unknown;
+  options?: unknown[];
+  entries?: Record<string, unknown>;
+}
+
+const defOf = (s: z.ZodType) => (s as unknown as { def: Def }).def;
+
+/** Peels optional/default/nullable wrappers, keeping the first description found. */
+function unwrap(schema: z.ZodType): {
+  base: z.ZodType;
+  optional: boolean;
+  description?: string;
+  defaultValue?: unknown;
+} {
+  let cur = schema;
+  let optional = false;
+  let description = cur.description;
+  let defaultValue: unknown;
+  for (;;) {
+    const d = defOf(cur);
+    if (d.type === 'optional' || d.type === 'nullable') optional = true;
+    else if (d.type === 'default') {
+      optional = true;
+      defaultValue =
+        typeof d.defaultValue === 'function' ? (d.defaultValue as () => unknown)() : d.defaultValue;
+    } else if (d.type === 'pipe' && d.in) {
+      cur = d.in;
+      description ??= cur.description;
+      continue;
+    } else break;
+    cur = d.innerType!;
+    description ??= cur.description;
+  }
+  return { base: cur, optional, description, defaultValue };
+}
+
+export const kebab = (field: string) => field.replace(/_/g, '-');
+
+/** Derives command-line options from an operation's input schema, so flags and help never drift from it. */
+export function optionsFromSchema(shape: Record<string, z.ZodType>, positional: string[]): OptionSpec[] {
+  const specs: OptionSpec[] = [];
+  for (const [field, schema] of Object.entries(shape)) {
+    if (positional.includes(field)) continue;
+    const { base, optional, description, defaultValue } = unwrap(schema);
+    const d = defOf(base);
+    let kind: OptionKind = 'json';
+    let choices: string[] | undefined;
+    if (d.type === 'string') kind = 'string';
+    else if (d.type === 'number' || d.type === 'int') kind = 'number';
+    else if (d.type === 'boolean') kind = 'boolean';
+    else if (d.type === 'enum') {
+      kind = 'enum';
+      choices = Object.values(d.entries ?? {}).map(String);
+    } else if (d.type === 'array' && d.element && defOf(unwrap(d.element).base).type === 'string')
+      kind = 'list';
+    specs.push({
+      field,
+      flag: kebab(field),
+      kind,
+      required: !optional,
+      description: description ?? '',
+      choices,
+      defaultValue,
+    });
+  }
+  return specs;
+}
+
+/** Whether a positional field is required by the schema. */
+export function isRequired(schema: z.ZodType): boolean {
+  return !unwrap(schema).optional;
+}
+
+export function describeField(schema: z.ZodType): string {
+  return unwrap(schema).description ?? '';
+}

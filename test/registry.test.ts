@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../src/ops/index.js';
+import { runHub } from './run-hub.js';
+
+/** Bindings the specification names for operations that exist so far; later issues extend this list. */
+const SPEC_BINDINGS: Record<string, { cli: string; mcp?: string; http?: string }> = {
+  'component.list': { cli: 'component list', mcp: 'hub_component_list', http: 'GET /v3/ops/components' },
+  'component.show': { cli: 'component show', mcp: 'hub_component_show' },
+  'component.resolve': {
+    cli: 'component resolve',
+    mcp: 'hub_component_resolve',
+    http: 'GET /v3/ops/components/resolve',
+  },
+  'component.graph': {
+    cli: 'component graph',
+    mcp: 'hub_component_graph',
+    http: 'GET /v3/ops/components/graph',
+  },
+  'component.detect': {
+    cli: 'component detect',
+    mcp: 'hub_component_detect',
+    http: 'GET /v3/ops/components/detect',
+  },
+  'component.init': {
+    cli: 'component init',
+    mcp: 'hub_component_init',
+    http: 'POST /v3/ops/components/init',
+  },
+  'config.validate': { cli: 'config validate' },
+  'config.show': { cli: 'config show' },
+  'config.example': { cli: 'config example' },
+  'appconfig.info': { cli: 'appconfig info' },
+  'appconfig.validate': { cli: 'appconfig validate' },
+  'appconfig.patch': { cli: 'appconfig patch' },
+  init: { cli: 'init' },
+  search: { cli: 'search', mcp: 'hub_repo_search', http: 'GET /v1/repos/search' },
+  'workspace.repo.list': { cli: 'workspace repo list', mcp: 'hub_workspace_repos_list' },
+};
+
+describe('operation registry', () => {
+  it('has every binding the specification names', () => {
+    const byId = new Map(OPERATIONS.map((op) => [op.id, op]));
+    for (const [id, want] of Object.entries(SPEC_BINDINGS)) {
+      const op = byId.get(id);
+      expect(op, id).toBeDefined();
+      expect(op!.cli?.command, id).toBe(want.cli);
+      if (want.mcp) expect(op!.mcp?.tool, id).toBe(want.mcp);
+      if (want.http)
+        expect(
+          op!.http?.map((h) => `${h.method} ${h.route}`),
+          id,
+        ).toContain(want.http);
+    }
+  });
+
+  it('keeps ids, commands, tools and routes unique', () => {
+    const uniq = (xs: string[]) => expect(new Set(xs).size).toBe(xs.length);
+    uniq(OPERATIONS.map((o) => o.id));
+    uniq(OPERATIONS.flatMap((o) => (o.cli ? [o.cli.command] : [])));
+    uniq(OPERATIONS.flatMap((o) => (o.mcp ? [o.mcp.tool] : [])));
+    uniq(OPERATIONS.flatMap((o) => (o.http ?? []).map((h) => `${h.method} ${h.route}`)));
+  });
+
+  it('gives every operation a summary, attributes and MCP tool names of the hub_ form', () => {
+    for (const op of OPERATIONS) {
+      expect(op.summary.length, op.id).toBeGreaterThan(10);
+      expect(op.summary.length, op.id).toBeLessThan(140);
+      if (op.mcp) expect(op.mcp.tool).toMatch(/^hub_[a-z_]+$/);
+      if (op.attributes.readOnly) expect(op.attributes.destructive, op.id).toBe(false);
+      for (const a of op.cli?.args ?? [])
+        expect(Object.keys(op.input.shape), `${op.id} arg ${a}`).toContain(a);
+    }
+  });
+});
+
+describe('--help', () => {
+  const commands = [[], ...OPERATIONS.flatMap((o) => (o.cli ? [o.cli.command.split(' ')] : []))];
+  it.each(commands.map((c) => [c.join(' ') || '(root)', c]))('%s --help is stable', (_name, words) => {
+    const r = runHub([...(words as string[]), '--help'], { env: { COLUMNS: '100' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatchSnapshot();
+  });
+});
