@@ -7,6 +7,7 @@ export interface HubRun {
   code: number;
   stdout: string;
   stderr: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the command printed.
   json: () => any;
 }
 

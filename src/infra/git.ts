@@ -22,6 +22,7 @@ export function runGit(args: string[], opts: GitOptions): Promise<GitResult> {
         cwd: opts.cwd,
         timeout: opts.timeoutMs ?? 30_000,
         maxBuffer: 64 * 1024 * 1024,
+        // biome-ignore lint/style/noProcessEnv: the git runner is an edge; it inherits the environment unless given one.
         env: { ...(opts.env ?? process.env), GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
         encoding: 'utf8',
       },

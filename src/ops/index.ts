@@ -44,3 +44,11 @@ export const OPERATIONS: AnyOperation[] = [
   search,
   workspaceRepoList,
 ];
+export {
+  describeField,
+  isRequired,
+  kebab,
+  type OptionKind,
+  type OptionSpec,
+  optionsFromSchema,
+} from './schema-options.js';

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { AnyOperation } from '../../ops/index.js';
-import { describeField, isRequired, type OptionSpec, optionsFromSchema } from './schema-options.js';
+import { describeField, isRequired, type OptionSpec, optionsFromSchema } from '../../ops/index.js';
 
 /** Descriptions of command groups (the leaves describe themselves from the registry). */
 export const GROUP_SUMMARIES: Record<string, string> = {
