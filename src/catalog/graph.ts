@@ -93,7 +93,7 @@ export function allEdges(catalog: Catalog): GraphEdge[] {
 
 export interface GraphInput extends Scope {
   component: string;
-  depth?: number;
+  depth?: number | string;
   direction?: string;
 }
 

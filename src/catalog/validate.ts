@@ -71,7 +71,8 @@ export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Proble
       checkProfile(r.agent_profile, [...rAt, 'agent_profile'], add);
     });
   });
-  for (const repo of catalog.repos) checkRepoComponents(catalog, repo, opts, add);
+  // One pass per repo id: a duplicate repo entry shares its components list, which would report each problem twice.
+  for (const repo of catalog.repoById.values()) checkRepoComponents(catalog, repo, opts, add);
   checkRelationships(catalog, add);
   return problems;
 }

@@ -107,7 +107,8 @@ export const componentGraphOp = defineOp({
   input: z.strictObject({
     component: z.string().min(1).describe('Component name or full id.'),
     ...scopeFields,
-    depth: z.coerce.number().int().min(0).optional().describe('Hops from the component (default 1, cap 5).'),
+    // Raw number or string, checked by parseDepth so every surface gets the same message.
+    depth: z.union([z.number(), z.string()]).optional().describe('Hops from the component (default 1, cap 5).'),
     direction: z.enum(GRAPH_DIRECTIONS).optional().describe('Edge direction to follow (default both).'),
   }),
   gate: 'active',

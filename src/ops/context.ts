@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/index.js';
 import type { LoadedAppConfig, ManifestFile } from '../model/index.js';
+import type { DocumentStore, StoreInfo } from '../state/index.js';
 
 /** A loaded, structurally valid workspace. */
 export interface Workspace {
@@ -27,6 +28,10 @@ export interface OpContext {
   workspace(): Workspace;
   /** The application config (hub.config.yaml chain, defaults, HUB_* overrides), loaded once. */
   appConfig(): LoadedAppConfig;
+  /** The coordination state store chosen by the application config, opened once. */
+  store(): { store: DocumentStore; info: StoreInfo };
+  /** Root of the workspace: the manifest's directory, else the working directory. */
+  root(): string;
   /** Forgets the loaded workspace after a write, so the next read sees the new file. */
   invalidate(): void;
 }

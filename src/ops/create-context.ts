@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { type LoadedAppConfig, loadAppConfig, locateManifest } from '../model/index.js';
+import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
 import type { OpContext, Workspace } from './context.js';
 import { loadWorkspace } from './load-workspace.js';
 
@@ -11,12 +12,15 @@ export interface ContextInit {
   log?: (line: string) => void;
   readStdin?: () => Promise<string>;
   now?: () => Date;
+  /** A store to use instead of the configured one (servers and tests share one). */
+  store?: DocumentStore;
 }
 
 /** Builds the context every surface hands to operations. */
 export function createContext(init: ContextInit): OpContext {
   let ws: Workspace | undefined;
   let app: LoadedAppConfig | undefined;
+  let opened: { store: DocumentStore; info: StoreInfo } | undefined;
   const manifestRoot = (): string | undefined => {
     try {
       return dirname(locateManifest(init.cwd, init.definition));
@@ -45,6 +49,16 @@ export function createContext(init: ContextInit): OpContext {
         env: init.env,
       });
       return app;
+    },
+    root() {
+      return manifestRoot() ?? init.cwd;
+    },
+    store() {
+      if (!opened) {
+        const info = describeStore(this.appConfig().config, this.root());
+        opened = { store: init.store ?? openStore(info), info };
+      }
+      return opened;
     },
     invalidate() {
       ws = undefined;

@@ -19,6 +19,8 @@ export interface CliBinding<O> {
   human?: (result: O) => string;
   /** Exit code for a result that is a finding rather than an error (validate: 1 when problems). */
   exitCode?: (result: O) => number;
+  /** Read a JSON object from standard input (when piped) and merge it under the flags. */
+  stdinJson?: boolean;
   /** Extra help text shown under the command's options. */
   help?: string;
 }

@@ -70,6 +70,11 @@ export function optionsFromSchema(shape: Record<string, z.ZodType>, positional: 
     else if (d.type === 'enum') {
       kind = 'enum';
       choices = Object.values(d.entries ?? {}).map(String);
+    } else if (
+      d.type === 'union' &&
+      (d as unknown as { options: z.ZodType[] }).options.some((o) => defOf(o).type === 'number')
+    ) {
+      kind = 'number';
     } else if (d.type === 'array' && d.element && defOf(unwrap(d.element).base).type === 'string')
       kind = 'list';
     specs.push({

@@ -1,14 +1,46 @@
+import { fstatSync } from 'node:fs';
 import { CommanderError } from 'commander';
+import { ValidationError } from '../../infra/index.js';
 import { HUB_VERSION } from '../../ops/build-info.js';
 import { createContext, invoke, OPERATIONS } from '../../ops/index.js';
 import { buildProgram } from './build-program.js';
 import { reportError, writeErr, writeOut } from './output.js';
 
+/** Standard input when it is a pipe or a file; a terminal, socket or /dev/null reads as empty. */
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
+  let piped = false;
+  try {
+    const st = fstatSync(0);
+    piped = st.isFIFO() || st.isFile();
+  } catch {
+    // no stdin at all
+  }
+  if (!piped) return '';
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A JSON object piped on stdin, or {} when nothing is piped. */
+async function stdinObject(): Promise<Record<string, unknown>> {
+  const text = (await readStdin()).trim();
+  if (text === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`standard input is not valid JSON: ${(err as Error).message}`, {
+      field: 'stdin',
+      rule: 'json',
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ValidationError('standard input must be a JSON object', {
+      field: 'stdin',
+      rule: 'json_object',
+    });
+  }
+  return value as Record<string, unknown>;
 }
 
 /** The CLI entry point: the only place that sets the exit code. */
@@ -28,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
       readStdin,
     });
     try {
+      if (op.cli?.stdinJson) input = { ...(await stdinObject()), ...input };
       const result = await invoke(op, ctx, input);
       if (json || !op.cli?.human) await writeOut(JSON.stringify(result, null, json ? undefined : 2));
       else await writeOut(op.cli.human(result));

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { HubError } from '../infra/index.js';
+
+export interface LockOptions {
+  /** Give up after this long (ms). */
+  timeoutMs: number;
+  /** A lock older than this is stale even if its holder looks alive (ms). */
+  staleMs: number;
+}
+
+interface LockInfo {
+  pid: number;
+  host: string;
+  token: string;
+  at: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readInfo(path: string): LockInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Breaks a stale lock without stealing a fresh one: the lock is renamed aside, and put back (by a link that
+ * fails if a new lock appeared) when what was renamed is not the stale lock that was seen.
+ */
+function breakStale(path: string, seen: string): void {
+  const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return;
+  }
+  let content = '';
+  try {
+    content = readFileSync(aside, 'utf8');
+  } catch {
+    // vanished
+  }
+  if (content !== seen) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // a newer lock took the place; ours was already released
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // gone
+  }
+}
+
+/** An exclusive inter-process lock file (O_EXCL create) with stale-lock recovery for dead holders. */
+export async function acquireLock(path: string, opts: LockOptions): Promise<() => void> {
+  const me: LockInfo = {
+    pid: process.pid,
+    host: hostname(),
+    token: randomBytes(8).toString('hex'),
+    at: Date.now(),
+  };
+  const body = JSON.stringify(me);
+  const deadline = Date.now() + opts.timeoutMs;
+  let wait = 2;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx', 0o644);
+      try {
+        writeSync(fd, body);
+      } finally {
+        closeSync(fd);
+      }
+      return () => {
+        // Only remove the lock if it is still ours.
+        if (readInfo(path)?.token === me.token) {
+          try {
+            unlinkSync(path);
+          } catch {
+            // already gone
+          }
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let seen = '';
+    try {
+      seen = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    const info = readInfo(path);
+    const stale = !info || (info.host === me.host && !alive(info.pid)) || Date.now() - info.at > opts.staleMs;
+    // An unreadable lock may be one being written right now: only break it once it is old enough.
+    if (stale && (info || Date.now() - me.at > 1_000)) {
+      breakStale(path, seen);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new HubError(
+        'internal',
+        `could not lock ${path} within ${opts.timeoutMs} ms (held by pid ${info?.pid ?? '?'} on ${info?.host ?? '?'})`,
+        {
+          lock: path,
+          holder: info,
+        },
+      );
+    }
+    await sleep(wait + Math.random() * wait);
+    wait = Math.min(wait * 2, 50);
+  }
+}

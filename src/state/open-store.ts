@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { RefusedError } from '../infra/index.js';
+import { type AppConfig, stateDefaults } from '../model/index.js';
+import { createLocalStore } from './backends/local.js';
+import { createMemoryStore } from './backends/memory.js';
+import type { DocumentStore } from './store.js';
+
+export interface StoreInfo {
+  backend: AppConfig['state']['backend'];
+  org_id: string;
+  workspace_id: string;
+  /** Where the documents live: the `.hub/` directory, or the server URL. */
+  location: string;
+  conflict_retries: number;
+}
+
+/** Picks the backend from the (env-overridden) application config; ids default to `_` and a root hash. */
+export function describeStore(config: AppConfig, root: string): StoreInfo {
+  const d = stateDefaults(root);
+  const s = config.state;
+  return {
+    backend: s.backend,
+    org_id: s.org_id || d.org_id,
+    workspace_id: s.workspace_id || d.workspace_id,
+    location:
+      s.backend === 'local'
+        ? join(root, '.hub')
+        : s.backend === 'memory'
+          ? '(process memory)'
+          : (s.url ?? ''),
+    conflict_retries: s.conflict_retries,
+  };
+}
+
+export function openStore(info: StoreInfo): DocumentStore {
+  switch (info.backend) {
+    case 'local':
+      return createLocalStore({ dir: info.location });
+    case 'memory':
+      return createMemoryStore();
+    default:
+      throw new RefusedError(
+        `state backend '${info.backend}' is not available in this build yet; use local or memory`,
+        {
+          backend: info.backend,
+          rule: 'backend_available',
+        },
+      );
+  }
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGit } from '../infra/index.js';
+
+export interface RepoGitState {
+  is_git_repo: boolean;
+  branch: string | null;
+  head: string | null;
+  dirty: boolean;
+  /** Changed or untracked paths (porcelain lines). */
+  changes: number;
+  ahead: number | null;
+  behind: number | null;
+  head_commit_at: string | null;
+  error?: string;
+}
+
+export interface Commit {
+  sha: string;
+  at: string;
+  subject: string;
+}
+
+/** Branch, head, dirty state and upstream distance of one checkout, from `git status --porcelain=v2 --branch`. */
+export async function repoGitState(root: string): Promise<RepoGitState> {
+  const none: RepoGitState = { is_git_repo: false, branch: null, head: null, dirty: false, changes: 0, ahead: null, behind: null, head_commit_at: null };
+  if (!existsSync(join(root, '.git'))) return none;
+  const st = await runGit(['status', '--porcelain=v2', '--branch'], { cwd: root });
+  if (st.code !== 0) return { ...none, is_git_repo: true, error: st.stderr.trim().split('\n')[0] };
+  const state: RepoGitState = { ...none, is_git_repo: true };
+  for (const line of st.stdout.split('\n')) {
+    if (line.startsWith('# branch.head ')) state.branch = line.slice(14) === '(detached)' ? null : line.slice(14);
+    else if (line.startsWith('# branch.oid ')) state.head = line.slice(13) === '(initial)' ? null : line.slice(13);
+    else if (line.startsWith('# branch.ab ')) {
+      const m = /\+(\d+) -(\d+)/.exec(line);
+      if (m) {
+        state.ahead = Number(m[1]);
+        state.behind = Number(m[2]);
+      }
+    } else if (line !== '' && !line.startsWith('#')) state.changes++;
+  }
+  state.dirty = state.changes > 0;
+  if (state.head) {
+    const log = await runGit(['log', '-1', '--format=%cI'], { cwd: root });
+    if (log.code === 0) state.head_commit_at = log.stdout.trim() || null;
+  }
+  return state;
+}
+
+/** Commits on HEAD newer than `since` (ISO), newest first, at most `max`. */
+export async function commitsSince(root: string, since: string | undefined, max = 20): Promise<{ count: number; commits: Commit[] }> {
+  const args = ['log', '--format=%H%x09%cI%x09%s', '--no-merges'];
+  if (since) args.push(`--since=${since}`);
+  const r = await runGit([...args, `-n${max}`], { cwd: root });
+  if (r.code !== 0) return { count: 0, commits: [] };
+  const commits = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [sha, at, ...rest] = l.split('\t');
+      return { sha: sha!, at: at!, subject: rest.join('\t') };
+    })
+    // git's --since has one-second granularity; keep only commits strictly after the boundary.
+    .filter((c) => !since || Date.parse(c.at) > Date.parse(since));
+  let count = commits.length;
+  if (commits.length === max && since) {
+    const n = await runGit(['rev-list', '--count', '--no-merges', `--since=${since}`, 'HEAD'], { cwd: root });
+    if (n.code === 0) count = Number(n.stdout.trim()) || count;
+  }
+  return { count, commits };
+}
