@@ -16,8 +16,8 @@ export {
   ValidationError,
 } from './errors.js';
 export { type GitOptions, type GitResult, runGit } from './git.js';
-export { mapLimit } from './map-limit.js';
 export { sha256Hex } from './hash.js';
+export { mapLimit } from './map-limit.js';
 export {
   isInside,
   type NormalizedPath,

@@ -108,7 +108,10 @@ export const componentGraphOp = defineOp({
     component: z.string().min(1).describe('Component name or full id.'),
     ...scopeFields,
     // Raw number or string, checked by parseDepth so every surface gets the same message.
-    depth: z.union([z.number(), z.string()]).optional().describe('Hops from the component (default 1, cap 5).'),
+    depth: z
+      .union([z.number(), z.string()])
+      .optional()
+      .describe('Hops from the component (default 1, cap 5).'),
     direction: z.enum(GRAPH_DIRECTIONS).optional().describe('Edge direction to follow (default both).'),
   }),
   gate: 'active',

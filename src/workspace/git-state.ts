@@ -23,14 +23,25 @@ export interface Commit {
 
 /** Branch, head, dirty state and upstream distance of one checkout, from `git status --porcelain=v2 --branch`. */
 export async function repoGitState(root: string): Promise<RepoGitState> {
-  const none: RepoGitState = { is_git_repo: false, branch: null, head: null, dirty: false, changes: 0, ahead: null, behind: null, head_commit_at: null };
+  const none: RepoGitState = {
+    is_git_repo: false,
+    branch: null,
+    head: null,
+    dirty: false,
+    changes: 0,
+    ahead: null,
+    behind: null,
+    head_commit_at: null,
+  };
   if (!existsSync(join(root, '.git'))) return none;
   const st = await runGit(['status', '--porcelain=v2', '--branch'], { cwd: root });
   if (st.code !== 0) return { ...none, is_git_repo: true, error: st.stderr.trim().split('\n')[0] };
   const state: RepoGitState = { ...none, is_git_repo: true };
   for (const line of st.stdout.split('\n')) {
-    if (line.startsWith('# branch.head ')) state.branch = line.slice(14) === '(detached)' ? null : line.slice(14);
-    else if (line.startsWith('# branch.oid ')) state.head = line.slice(13) === '(initial)' ? null : line.slice(13);
+    if (line.startsWith('# branch.head '))
+      state.branch = line.slice(14) === '(detached)' ? null : line.slice(14);
+    else if (line.startsWith('# branch.oid '))
+      state.head = line.slice(13) === '(initial)' ? null : line.slice(13);
     else if (line.startsWith('# branch.ab ')) {
       const m = /\+(\d+) -(\d+)/.exec(line);
       if (m) {
@@ -48,7 +59,11 @@ export async function repoGitState(root: string): Promise<RepoGitState> {
 }
 
 /** Commits on HEAD newer than `since` (ISO), newest first, at most `max`. */
-export async function commitsSince(root: string, since: string | undefined, max = 20): Promise<{ count: number; commits: Commit[] }> {
+export async function commitsSince(
+  root: string,
+  since: string | undefined,
+  max = 20,
+): Promise<{ count: number; commits: Commit[] }> {
   const args = ['log', '--format=%H%x09%cI%x09%s', '--no-merges'];
   if (since) args.push(`--since=${since}`);
   const r = await runGit([...args, `-n${max}`], { cwd: root });
