@@ -35,6 +35,9 @@ const SPEC_BINDINGS: Record<string, { cli: string; mcp?: string; http?: string }
   init: { cli: 'init' },
   search: { cli: 'search', mcp: 'hub_repo_search', http: 'GET /v1/repos/search' },
   'workspace.repo.list': { cli: 'workspace repo list', mcp: 'hub_workspace_repos_list' },
+  'session.begin': { cli: 'session begin', mcp: 'hub_session_begin', http: 'POST /v3/ops/session/begin' },
+  'session.digest': { cli: 'session digest', mcp: 'hub_session_digest', http: 'GET /v3/ops/session' },
+  'session.update': { cli: 'session update', mcp: 'hub_session_update' },
 };
 
 describe('operation registry', () => {

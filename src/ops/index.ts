@@ -10,6 +10,7 @@ import {
 import { configExample, configShow, configValidate } from './config-ops.js';
 import type { AnyOperation } from './registry.js';
 import { search } from './search-ops.js';
+import { sessionBegin, sessionDigestOp, sessionUpdateOp } from './session-ops.js';
 import { init, workspaceRepoList } from './workspace-ops.js';
 
 export { BUILD_ID, HUB_VERSION } from './build-info.js';
@@ -43,6 +44,9 @@ export const OPERATIONS: AnyOperation[] = [
   appconfigPatch,
   search,
   workspaceRepoList,
+  sessionBegin,
+  sessionDigestOp,
+  sessionUpdateOp,
 ];
 export {
   describeField,

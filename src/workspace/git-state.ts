@@ -84,3 +84,29 @@ export async function commitsSince(
   }
   return { count, commits };
 }
+
+/** Commits reachable from HEAD but not from `base` (exact, unlike --since); undefined when `base` is unknown here. */
+export async function commitsAfter(
+  root: string,
+  base: string,
+  max = 20,
+): Promise<{ count: number; commits: Commit[] } | undefined> {
+  const range = `${base}..HEAD`;
+  const r = await runGit(['log', '--format=%H%x09%cI%x09%s', '--no-merges', `-n${max}`, range], {
+    cwd: root,
+  });
+  if (r.code !== 0) return undefined;
+  const commits = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [sha, at, ...rest] = l.split('\t');
+      return { sha: sha!, at: at!, subject: rest.join('\t') };
+    });
+  let count = commits.length;
+  if (commits.length === max) {
+    const n = await runGit(['rev-list', '--count', '--no-merges', range], { cwd: root });
+    if (n.code === 0) count = Number(n.stdout.trim()) || count;
+  }
+  return { count, commits };
+}

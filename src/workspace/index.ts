@@ -1,3 +1,3 @@
 export { type DiscoveredRepo, discoverRepos } from './discover.js';
-export { type Commit, commitsSince, type RepoGitState, repoGitState } from './git-state.js';
+export { type Commit, commitsAfter, commitsSince, type RepoGitState, repoGitState } from './git-state.js';
 export { type InitResult, initManifest } from './init-manifest.js';

@@ -9,6 +9,13 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   appconfig: 'The application config (hub.config.yaml): info, validate, patch.',
   workspace: 'Workspace-wide views: repositories.',
   'workspace repo': 'Repositories of the workspace.',
+  session: 'Work sessions: what changed since last time, the active objective, the session boundary.',
+  context: 'Coordination for agents: objectives, handoffs, approvals, events, pause and resume.',
+  'context objective': 'Objectives: what agents are working towards.',
+  'context handoff': 'Handoffs between agents, claimed with a TTL.',
+  'context approval': 'Approval requests that wait for a human decision.',
+  state: 'The coordination state store.',
+  import: 'Import other manifest formats.',
 };
 
 export interface LeafAction {

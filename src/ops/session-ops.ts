@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/session.js';
+import { sha256Hex } from '../infra/index.js';
+import type { OpContext } from './context.js';
+import { defineOp, READ_ONLY, WRITES } from './registry.js';
+import { checkScope } from './scope.js';
+
+/** Most repositories a digest reads from git in one call. */
+const DIGEST_REPO_LIMIT = 200;
+
+function reposFor(
+  ctx: OpContext,
+  project?: string,
+  repo?: string,
+): { repos: RepoRef[]; truncated: boolean; manifestHash: string } {
+  const ws = ctx.workspace();
+  checkScope(ws.catalog, project, repo);
+  const all = ws.catalog
+    .reposMatching(project, repo)
+    .filter((r) => r.kind === 'workspace' || r.kind === 'application');
+  return {
+    repos: all.slice(0, DIGEST_REPO_LIMIT).map((r) => ({ id: r.id, root: r.root })),
+    truncated: all.length > DIGEST_REPO_LIMIT,
+    manifestHash: sha256Hex(readFileSync(ws.file.path)),
+  };
+}
+
+const summarize = (r: {
+  repo_changes: Array<{ repository: string; commit_count: number; dirty: boolean }>;
+}) =>
+  r.repo_changes
+    .filter((c) => c.commit_count > 0 || c.dirty)
+    .map((c) => `${c.repository}: ${c.commit_count} new commit(s)${c.dirty ? ', uncommitted changes' : ''}`)
+    .join('\n') || 'no changes since the last session';
+
+export const sessionBegin = defineOp({
+  id: 'session.begin',
+  summary:
+    'Start a work session: changes since last time, active objective, open handoffs, pending approvals.',
+  input: z.strictObject({
+    project_name: z.string().min(1).optional().describe('Project the session is about (default: all).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input) => {
+    const { store, info } = ctx.store();
+    const { repos, truncated, manifestHash } = reposFor(ctx, input.project_name);
+    const env = await beginSession(store, repos, {
+      project: input.project_name,
+      manifestHash,
+      now: ctx.now(),
+      retries: info.conflict_retries,
+    });
+    const ws = ctx.workspace();
+    return {
+      ...env,
+      project: input.project_name ?? null,
+      manifest: {
+        path: ws.file.path,
+        name: ws.file.manifest.workspace?.name ?? ws.file.manifest.name ?? null,
+        projects: [...new Set(ws.catalog.repos.map((r) => r.project))],
+        repos: repos.map((r) => r.id),
+        components: ws.catalog.components.filter(
+          (c) => !input.project_name || c.project === input.project_name,
+        ).length,
+      },
+      truncated,
+    };
+  },
+  cli: {
+    command: 'session begin',
+    human: (r) => `session ${r.session.count} started at ${r.session.started_at}\n${summarize(r.digest)}`,
+  },
+  mcp: { tool: 'hub_session_begin' },
+  http: [{ method: 'POST', route: '/v3/ops/session/begin', input: 'body' }],
+});
+
+export const sessionDigestOp = defineOp({
+  id: 'session.digest',
+  summary:
+    'Changes since the last session (new commits with subjects, dirty state) and the active objective id.',
+  input: z.strictObject({
+    project: z.string().min(1).optional().describe('Project name; narrows to its repositories.'),
+    repo: z.string().min(1).optional().describe('Repository name.'),
+    advance: z.boolean().optional().describe('Also move the session boundary to now.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input) => {
+    const { store, info } = ctx.store();
+    const { repos, truncated, manifestHash } = reposFor(ctx, input.project, input.repo);
+    const digest = await sessionDigest(store, repos, { manifestHash });
+    if (input.advance)
+      await updateSession(
+        store,
+        { manifest_hash: manifestHash, advance: true },
+        { now: ctx.now(), retries: info.conflict_retries },
+      );
+    return { ...digest, truncated };
+  },
+  cli: { command: 'session digest', human: (r) => summarize(r) },
+  mcp: { tool: 'hub_session_digest' },
+  http: [{ method: 'GET', route: '/v3/ops/session', input: 'query' }],
+});
+
+export const sessionUpdateOp = defineOp({
+  id: 'session.update',
+  summary: 'Set the active objective or notes of the current session; advance starts a new session boundary.',
+  input: z.strictObject({
+    active_objective_id: z.string().min(1).optional().describe('Objective this session works on.'),
+    project: z.string().min(1).optional().describe('Project the session is about.'),
+    notes: z.string().optional().describe('Free-form session notes.'),
+    advance: z.boolean().optional().describe('Move the session boundary to now.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input) => {
+    const { store, info } = ctx.store();
+    return { session: await updateSession(store, input, { now: ctx.now(), retries: info.conflict_retries }) };
+  },
+  cli: { command: 'session update', human: (r) => JSON.stringify(r.session, null, 2) },
+  mcp: { tool: 'hub_session_update' },
+});
