@@ -81,10 +81,12 @@ export async function sessionDigest(
   const objectives = await readList<ObjectiveLike>(store, 'objectives', 'objectives');
   const repo_changes = await mapLimit(repos, opts.concurrency ?? 8, async (r): Promise<RepoChange> => {
     const git = await repoGitState(r.root);
-    const log =
-      git.is_git_repo && git.head
-        ? await commitsSince(r.root, since ?? undefined, 10)
-        : { count: 0, commits: [] };
+    const base = session?.heads?.[r.id];
+    let log: { count: number; commits: Commit[] } = { count: 0, commits: [] };
+    if (git.is_git_repo && git.head) {
+      const exact = base ? await commitsAfter(r.root, base, 10) : undefined;
+      log = exact ?? (await commitsSince(r.root, since ?? undefined, 10));
+    }
     return {
       repository: r.id,
       path: r.root,
@@ -167,6 +169,7 @@ export async function beginSession(
       project: opts.project,
       manifest_hash: opts.manifestHash,
       active_objective_id: digest.active_objective_id,
+      heads: headsOf(digest),
       advance: true,
     },
     { now: opts.now, retries: opts.retries },

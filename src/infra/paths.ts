@@ -1,8 +1,11 @@
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 export interface NormalizedPath {
-  /** POSIX form without `./`, duplicate or trailing slashes; `.` for the root itself. */
+  /**
+   * POSIX form without `./`, `.` segments, duplicate or trailing slashes; `.` for the root itself.
+   * Leading `..` segments and an absolute prefix (`/`, `C:/`) are kept, so an escaping path reads as what it is.
+   */
   path: string;
   /** True when the path is absolute or climbs above its root. */
   escapes: boolean;
@@ -11,19 +14,18 @@ export interface NormalizedPath {
 /** Normalizes a root-relative path lexically (no filesystem access); `svc`, `./svc/` and `svc/.` are equal. */
 export function normalizeRelPath(input: string): NormalizedPath {
   const raw = input.replace(/\\/g, '/');
-  if (raw.startsWith('/') || /^[A-Za-z]:\//.test(raw)) return { path: raw, escapes: true };
+  const prefix = /^[A-Za-z]:\//.test(raw) ? raw.slice(0, 3) : raw.startsWith('/') ? '/' : '';
   const out: string[] = [];
-  let escapes = false;
-  for (const seg of raw.split('/')) {
+  let up = 0;
+  for (const seg of raw.slice(prefix.length).split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (out.length === 0) escapes = true;
-      else out.pop();
-      continue;
-    }
-    out.push(seg);
+    if (seg !== '..') out.push(seg);
+    else if (out.length > 0) out.pop();
+    else if (!prefix) up++;
   }
-  return { path: out.length === 0 ? '.' : out.join('/'), escapes };
+  if (prefix) return { path: prefix + out.join('/'), escapes: true };
+  const parts = [...Array<string>(up).fill('..'), ...out];
+  return { path: parts.length === 0 ? '.' : parts.join('/'), escapes: up > 0 };
 }
 
 /** True when `child` equals `parent` or lies beneath it (both absolute). */
@@ -42,7 +44,9 @@ export function realpathOrUndefined(p: string): string | undefined {
 }
 
 /**
- * Resolves `rel` under `root` and checks it stays inside, through symlinks too.
+ * Resolves `rel` under `root` and checks it stays inside, through symlinks too: for a path that does not
+ * exist yet, its nearest existing ancestor is checked, so a symlinked parent cannot lead a write outside,
+ * and a dangling symlink on the way is refused since its target cannot be checked.
  * Returns the absolute path, or undefined when it escapes.
  */
 export function resolveInside(root: string, rel: string): string | undefined {
@@ -50,9 +54,21 @@ export function resolveInside(root: string, rel: string): string | undefined {
   if (n.escapes) return undefined;
   const abs = n.path === '.' ? resolve(root) : resolve(root, n.path);
   const realRoot = realpathOrUndefined(root);
-  const real = realpathOrUndefined(abs);
-  if (realRoot && real && !isInside(realRoot, real)) return undefined;
-  return abs;
+  if (!realRoot) return abs;
+  for (let p = abs; ; p = dirname(p)) {
+    const real = realpathOrUndefined(p);
+    if (real) return isInside(realRoot, real) ? abs : undefined;
+    if (isSymlink(p)) return undefined;
+    if (dirname(p) === p) return abs;
+  }
+}
+
+function isSymlink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Converts an absolute path under `root` to a POSIX root-relative path (`.` for the root). */

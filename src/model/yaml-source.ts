@@ -1,14 +1,26 @@
 import { readFileSync, statSync } from 'node:fs';
-import { type Document, LineCounter, parseDocument } from 'yaml';
+import {
+  CST,
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  parseDocument,
+  visit,
+} from 'yaml';
 import { ValidationError } from '../infra/index.js';
 
 /** Upper bounds that keep a hostile file from costing unbounded time or memory. */
 export const YAML_LIMITS = {
   maxBytes: 8 * 1024 * 1024,
   maxAliasCount: 100,
-  maxIndent: 2_000,
-  maxFlowDepth: 200,
+  /** Block and flow levels together; the composer recurses per level and overflows near 400. */
   maxNodeDepth: 128,
+  /** Values, indicators, commas, comments and line breaks; a value costs about 1 KB while parsing. */
+  maxTokens: 1_000_000,
 } as const;
 
 export interface YamlSource {
@@ -61,14 +73,14 @@ export function decodeUtf8(bytes: Uint8Array, path: string, what: string): strin
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  const dec = new TextDecoder('utf-8', { fatal: true });
   let lo = 0;
   let hi = bytes.length;
   // Binary search for the shortest prefix that fails to decode (streaming mode tolerates a cut sequence).
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     try {
-      dec.decode(bytes.subarray(0, mid + 1), { stream: true });
+      // A fresh decoder each time: a streaming one would carry a cut sequence into the next probe.
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid + 1), { stream: true });
       lo = mid + 1;
     } catch {
       hi = mid;
@@ -77,61 +89,122 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return lo;
 }
 
-/** Cheap scan that refuses nesting the YAML parser would recurse through, before it runs. */
-function precheckNesting(text: string, path: string, what: string): void {
+/**
+ * Refuses nesting the recursive YAML composer could overflow the stack on, and token counts that would
+ * cost unbounded memory, before the parser builds anything. It walks the lexer's token stream: the lexer
+ * is iterative, keeps no tree and knows quoting, comments and block scalars exactly, so no character trick
+ * hides a level. Block depth is the stack of open indentation columns, where `-`, `?` and `:` followed by
+ * content on the same line open one more; flow depth counts brackets.
+ */
+function precheckStructure(text: string, path: string, what: string): void {
   let line = 1;
-  let indent = 0;
+  let col = 0;
   let atLineStart = true;
+  let pending = false;
+  let blockScalarBody = false;
+  let scalarText = false;
   let flow = 0;
-  let quote: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\n') {
+  let tokens = 0;
+  const block: number[] = [];
+  for (const tok of new Lexer().lex(text)) {
+    if (tok === CST.SCALAR) {
+      scalarText = true;
+      count();
+      continue;
+    }
+    if (tok === CST.DOCUMENT || tok === CST.BOM) continue;
+    if (tok === CST.FLOW_END) {
+      flow = 0;
+      continue;
+    }
+    const wasScalarText = scalarText;
+    scalarText = false;
+    const type = wasScalarText ? 'scalar' : CST.tokenType(tok);
+    if (type === 'newline') {
+      count();
       line++;
-      indent = 0;
+      col = 0;
       atLineStart = true;
-      quote = null;
+      pending = false;
       continue;
     }
-    if (atLineStart) {
-      if (c === ' ') {
-        if (++indent > YAML_LIMITS.maxIndent)
-          fail(`indentation deeper than ${YAML_LIMITS.maxIndent} columns`);
-        continue;
-      }
+    const startCol = col;
+    const startLine = line;
+    advance(tok);
+    if (type === 'space') continue;
+    if (!wasScalarText) count(startLine);
+    if (type === 'comment' || type === 'directive-line' || type === 'comma') continue;
+    if (wasScalarText && blockScalarBody) {
+      // The body of a `|` or `>` scalar (it starts a line and ends one) is text, never structure.
+      blockScalarBody = false;
+      continue;
+    }
+    if (type === 'doc-start' || type === 'doc-end') {
+      block.length = 0;
       atLineStart = false;
-    }
-    if (quote) {
-      if (c === quote) quote = null;
+      pending = type === 'doc-start';
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '#') {
-      const nl = text.indexOf('\n', i);
-      i = (nl < 0 ? text.length : nl) - 1;
-    } else if (c === '[' || c === '{') {
-      if (++flow > YAML_LIMITS.maxFlowDepth)
-        fail(`flow collections nested deeper than ${YAML_LIMITS.maxFlowDepth}`);
-    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+    if (type === 'flow-map-end' || type === 'flow-seq-end') {
+      if (flow > 0) flow--;
+      atLineStart = false;
+      continue;
+    }
+    if (flow === 0) {
+      if (atLineStart) {
+        while (block.length > 0 && block[block.length - 1]! >= startCol) block.pop();
+        block.push(startCol);
+      } else if (pending) block.push(startCol);
+      pending = false;
+    }
+    atLineStart = false;
+    if (type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind') {
+      if (flow === 0) pending = true;
+    } else if (type === 'flow-map-start' || type === 'flow-seq-start') flow++;
+    else if (type === 'block-scalar-header') blockScalarBody = true;
+    if (block.length + flow > YAML_LIMITS.maxNodeDepth)
+      fail(`collections nested deeper than ${YAML_LIMITS.maxNodeDepth} levels`, 'max_depth', startLine);
   }
-  function fail(rule: string): never {
-    throw new ValidationError(`${what} ${path} line ${line}: ${rule}`, {
-      file: path,
-      line,
-      rule: 'max_depth',
-    });
+
+  function count(at = line): void {
+    if (++tokens > YAML_LIMITS.maxTokens)
+      fail(
+        `more than ${YAML_LIMITS.maxTokens} YAML tokens (values, indicators, line breaks)`,
+        'max_tokens',
+        at,
+      );
+  }
+
+  function advance(tok: string): void {
+    let nl = tok.indexOf('\n');
+    if (nl < 0) {
+      col += tok.length;
+      return;
+    }
+    let last = nl;
+    while (nl >= 0) {
+      line++;
+      last = nl;
+      nl = tok.indexOf('\n', nl + 1);
+    }
+    col = tok.length - last - 1;
+  }
+
+  function fail(message: string, rule: string, at = line): never {
+    throw new ValidationError(`${what} ${path} line ${at}: ${message}`, { file: path, line: at, rule });
   }
 }
 
 /** Parses YAML text into a Document with positions, refusing syntax errors, alias bombs and deep nesting. */
 export function parseYamlSource(text: string, path: string, what: string): YamlSource {
-  precheckNesting(text, path, what);
+  precheckStructure(text, path, what);
   const lines = new LineCounter();
   let doc: Document.Parsed;
   try {
     doc = parseDocument(text, {
       lineCounter: lines,
-      uniqueKeys: true,
+      // The parser's own check compares every key with every other; ours below is linear.
+      uniqueKeys: false,
       prettyErrors: false,
       keepSourceTokens: false,
     });
@@ -141,19 +214,63 @@ export function parseYamlSource(text: string, path: string, what: string): YamlS
       rule: 'syntax',
     });
   }
-  if (doc.errors.length > 0) {
-    const issues: SourceIssue[] = doc.errors.slice(0, 20).map((e) => {
-      const pos = lines.linePos(e.pos[0]);
-      return { path: '', line: pos.line, column: pos.col, message: firstLine(e.message), rule: 'syntax' };
-    });
+  const issues: SourceIssue[] = doc.errors.slice(0, 20).map((e) => {
+    const pos = lines.linePos(e.pos[0]);
+    return { path: '', line: pos.line, column: pos.col, message: firstLine(e.message), rule: 'syntax' };
+  });
+  if (issues.length === 0) duplicateKeys(doc.contents, [], lines, issues);
+  if (issues.length > 0) {
     const first = issues[0]!;
     throw new ValidationError(`${what} ${path} line ${first.line}: ${first.message}`, {
       file: path,
       issues,
-      rule: 'syntax',
+      rule: first.rule,
     });
   }
   return { path, text, doc, lines };
+}
+
+/** Collects keys repeated within one mapping (at most 20), each with the line of its second use. */
+function duplicateKeys(
+  node: unknown,
+  at: Array<string | number>,
+  lines: LineCounter,
+  out: SourceIssue[],
+): void {
+  if (out.length >= 20) return;
+  if (isSeq(node)) {
+    for (let i = 0; i < node.items.length; i++) {
+      at.push(i);
+      duplicateKeys(node.items[i], at, lines, out);
+      at.pop();
+    }
+    return;
+  }
+  if (!isMap(node)) return;
+  const seen = new Set<unknown>();
+  for (const pair of node.items) {
+    if (!isPair(pair)) continue;
+    const key = pair.key;
+    if (!isScalar(key)) {
+      duplicateKeys(key, at, lines, out);
+      duplicateKeys(pair.value, at, lines, out);
+      continue;
+    }
+    at.push(String(key.value));
+    if (seen.has(key.value) && out.length < 20) {
+      const pos = key.range ? lines.linePos(key.range[0]) : undefined;
+      out.push({
+        path: formatPath(at),
+        line: pos?.line,
+        column: pos?.col,
+        message: `duplicate key '${String(key.value)}' (map keys must be unique)`,
+        rule: 'duplicate_key',
+      });
+    }
+    seen.add(key.value);
+    duplicateKeys(pair.value, at, lines, out);
+    at.pop();
+  }
 }
 
 /** Converts the Document to plain JS with the alias budget enforced. */
@@ -161,10 +278,27 @@ export function yamlToJs(src: YamlSource, what: string): unknown {
   try {
     return src.doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
   } catch (err) {
-    const msg = (err as Error).message;
-    const rule = /alias/i.test(msg) ? 'alias_bomb' : 'syntax';
-    throw new ValidationError(`${what} ${src.path}: ${firstLine(msg)}`, { file: src.path, rule });
+    const msg = firstLine((err as Error).message);
+    if (!/alias/i.test(msg))
+      throw new ValidationError(`${what} ${src.path}: ${msg}`, { file: src.path, rule: 'syntax' });
+    const line = firstAliasLine(src);
+    throw new ValidationError(
+      `${what} ${src.path}${line ? ` line ${line}` : ''}: aliases expand past the limit of ${YAML_LIMITS.maxAliasCount} (${msg})`,
+      { file: src.path, line, rule: 'alias_bomb', limit: YAML_LIMITS.maxAliasCount },
+    );
   }
+}
+
+/** Line of the first alias (`*name`), where an expansion bomb starts to go off. */
+function firstAliasLine(src: YamlSource): number | undefined {
+  let line: number | undefined;
+  visit(src.doc, {
+    Alias(_, node) {
+      if (node.range) line = src.lines.linePos(node.range[0]).line;
+      return visit.BREAK;
+    },
+  });
+  return line;
 }
 
 function firstLine(s: string): string {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { Catalog, validateCatalog } from '../catalog/index.js';
@@ -67,15 +67,18 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
 }
 
 function readBytes(path: string): Buffer {
-  const bytes = readFileSync(path);
-  if (bytes.length > YAML_LIMITS.maxBytes) {
+  // Size first: a hostile file is refused before it is read into memory.
+  const size = statSync(path).size;
+  if (size > YAML_LIMITS.maxBytes) {
     throw new ValidationError(
-      `manifest ${path} is ${(bytes.length / 1_048_576).toFixed(1)} MiB; the limit is ${YAML_LIMITS.maxBytes / 1_048_576} MiB`,
+      `manifest ${path} is ${(size / 1_048_576).toFixed(1)} MiB; the limit is ${YAML_LIMITS.maxBytes / 1_048_576} MiB`,
       {
         file: path,
         rule: 'max_size',
+        size,
+        limit: YAML_LIMITS.maxBytes,
       },
     );
   }
-  return bytes;
+  return readFileSync(path);
 }

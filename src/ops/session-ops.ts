@@ -94,7 +94,7 @@ export const sessionDigestOp = defineOp({
     if (input.advance)
       await updateSession(
         store,
-        { manifest_hash: manifestHash, advance: true },
+        { manifest_hash: manifestHash, heads: headsOf(digest), advance: true },
         { now: ctx.now(), retries: info.conflict_retries },
       );
     return { ...digest, truncated };

@@ -82,11 +82,13 @@ describe('importRepoManifestXml on an AOSP excerpt', () => {
 });
 
 describe('importRepoManifestXml semantics', () => {
-  it('joins nested projects to their parent, and honours per-project remote and revision', () => {
+  it('joins nested projects to their parent without inheriting its remote or revision', () => {
     const r = importText(
       manifestOf(
-        `<project name="platform/outer" path="outer" groups="a, b">
+        `<project name="platform/outer" path="outer" groups="a, b" revision="refs/heads/outer-rev">
            <project name="inner" path="sub/inner" revision="refs/heads/dev" remote="other"/>
+           <project name="plain" path="plain"/>
+           <project name="pinned" path="pinned" remote="other"/>
          </project>`,
         `<remote name="o" fetch="https://git.example.com/"/><remote name="other" fetch="ssh://h.example/base" revision="stable"/>
          <default remote="o" revision="main"/>`,
@@ -100,7 +102,7 @@ describe('importRepoManifestXml semantics', () => {
             name: 'outer',
             url: 'https://git.example.com/platform/outer',
             description: 'platform/outer (repo path outer)',
-            default_branch: 'main',
+            default_branch: 'outer-rev',
             tags: { a: true, b: true },
           },
           {
@@ -108,6 +110,18 @@ describe('importRepoManifestXml semantics', () => {
             url: 'ssh://h.example/base/platform/outer/inner',
             description: 'platform/outer/inner (repo path outer/sub/inner)',
             default_branch: 'dev',
+          },
+          {
+            name: 'outer-plain',
+            url: 'https://git.example.com/platform/outer/plain',
+            description: 'platform/outer/plain (repo path outer/plain)',
+            default_branch: 'main',
+          },
+          {
+            name: 'outer-pinned',
+            url: 'ssh://h.example/base/platform/outer/pinned',
+            description: 'platform/outer/pinned (repo path outer/pinned)',
+            default_branch: 'stable',
           },
         ],
       },

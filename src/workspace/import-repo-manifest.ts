@@ -93,11 +93,12 @@ export function importRepoManifestXml(text: string, opts: RepoManifestOptions): 
         fail(el, `project ${own}: path '${path}' must be a relative path inside the checkout`);
       path = norm.path;
       const p: RepoProject = {
-        // Nested projects name and place themselves relative to their parent, as repo itself does.
+        // Nested projects name and place themselves relative to their parent (remote and revision are not
+        // inherited), as repo itself does.
         name: parent ? `${parent.name.replace(/\/+$/, '')}/${own}` : own,
         path: parent ? `${parent.path}/${path}` : path,
-        remote: el.attrs.remote?.trim() || parent?.remote,
-        revision: el.attrs.revision?.trim() || parent?.revision,
+        remote: el.attrs.remote?.trim() || undefined,
+        revision: el.attrs.revision?.trim() || undefined,
         upstream: el.attrs.upstream?.trim() || undefined,
         groups: splitGroups(el.attrs.groups),
         file,
