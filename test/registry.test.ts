@@ -38,6 +38,50 @@ const SPEC_BINDINGS: Record<string, { cli: string; mcp?: string; http?: string }
   'session.begin': { cli: 'session begin', mcp: 'hub_session_begin', http: 'POST /v3/ops/session/begin' },
   'session.digest': { cli: 'session digest', mcp: 'hub_session_digest', http: 'GET /v3/ops/session' },
   'session.update': { cli: 'session update', mcp: 'hub_session_update' },
+  'state.info': { cli: 'state info' },
+  'context.objective.set': {
+    cli: 'context objective set',
+    mcp: 'hub_objective_upsert',
+    http: 'POST /v3/ops/objectives',
+  },
+  'context.objective.edit': {
+    cli: 'context objective edit',
+    mcp: 'hub_objective_edit',
+    http: 'PATCH /v3/ops/objectives/{id}',
+  },
+  'context.objective.list': {
+    cli: 'context objective list',
+    mcp: 'hub_objective_list',
+    http: 'GET /v3/ops/objectives',
+  },
+  'context.pause': { cli: 'context pause' },
+  'context.resume': { cli: 'context resume', mcp: 'hub_context_resume' },
+  'context.handoff.create': {
+    cli: 'context handoff create',
+    mcp: 'hub_handoff_create',
+    http: 'POST /v3/ops/handoffs',
+  },
+  'context.handoff.list': {
+    cli: 'context handoff list',
+    mcp: 'hub_handoff_list',
+    http: 'GET /v3/ops/handoffs',
+  },
+  'context.handoff.claim': { cli: 'context handoff claim', mcp: 'hub_handoff_claim' },
+  'context.handoff.heartbeat': { cli: 'context handoff heartbeat' },
+  'context.handoff.complete': { cli: 'context handoff complete', mcp: 'hub_handoff_complete' },
+  'context.handoff.cancel': { cli: 'context handoff cancel' },
+  'context.approval.request': { cli: 'context approval request', mcp: 'hub_approval_request' },
+  'context.approval.list': {
+    cli: 'context approval list',
+    mcp: 'hub_approval_list',
+    http: 'GET /v3/ops/approvals',
+  },
+  'context.approval.resolve': {
+    cli: 'context approval resolve',
+    mcp: 'hub_approval_resolve',
+    http: 'POST /v3/ops/approvals/{id}/resolve',
+  },
+  'context.events': { cli: 'context events', mcp: 'hub_events', http: 'GET /v3/ops/events' },
 };
 
 describe('operation registry', () => {

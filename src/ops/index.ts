@@ -8,9 +8,11 @@ import {
   componentShow,
 } from './component-ops.js';
 import { configExample, configShow, configValidate } from './config-ops.js';
+import { COORD_OPERATIONS } from './coord-operations.js';
 import type { AnyOperation } from './registry.js';
 import { search } from './search-ops.js';
 import { sessionBegin, sessionDigestOp, sessionUpdateOp } from './session-ops.js';
+import { stateInfo } from './state-ops.js';
 import { init, workspaceRepoList } from './workspace-ops.js';
 
 export { BUILD_ID, HUB_VERSION } from './build-info.js';
@@ -47,6 +49,8 @@ export const OPERATIONS: AnyOperation[] = [
   sessionBegin,
   sessionDigestOp,
   sessionUpdateOp,
+  stateInfo,
+  ...COORD_OPERATIONS,
 ];
 export {
   describeField,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/session.js';
+import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/index.js';
 import { sha256Hex } from '../infra/index.js';
 import type { OpContext } from './context.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';

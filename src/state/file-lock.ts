@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { HubError } from '../infra/index.js';
 
@@ -28,11 +38,38 @@ function alive(pid: number): boolean {
   }
 }
 
-function readInfo(path: string): LockInfo | undefined {
+/** A lock created but not written yet (its holder died between create and write) is stale after this. */
+const UNWRITTEN_LOCK_GRACE_MS = 1_000;
+
+function parseInfo(text: string): LockInfo | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
+    return JSON.parse(text) as LockInfo;
   } catch {
     return undefined;
+  }
+}
+
+function readInfo(path: string): LockInfo | undefined {
+  try {
+    return parseInfo(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lock file as one consistent snapshot (content and identity of the same file), or undefined if gone. */
+function snapshot(path: string): { text: string; ino: number; mtimeMs: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    return { text: readFileSync(fd, 'utf8'), ino: st.ino, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -40,20 +77,20 @@ function readInfo(path: string): LockInfo | undefined {
  * Breaks a stale lock without stealing a fresh one: the lock is renamed aside, and put back (by a link that
  * fails if a new lock appeared) when what was renamed is not the stale lock that was seen.
  */
-function breakStale(path: string, seen: string): void {
+function breakStale(path: string, seen: { text: string; ino: number }): void {
   const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
   } catch {
     return;
   }
-  let content = '';
+  let same = false;
   try {
-    content = readFileSync(aside, 'utf8');
+    same = statSync(aside).ino === seen.ino && readFileSync(aside, 'utf8') === seen.text;
   } catch {
     // vanished
   }
-  if (content !== seen) {
+  if (!same) {
     try {
       linkSync(aside, path);
     } catch {
@@ -99,16 +136,15 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<() =
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    let seen = '';
-    try {
-      seen = readFileSync(path, 'utf8');
-    } catch {
-      continue;
-    }
-    const info = readInfo(path);
-    const stale = !info || (info.host === me.host && !alive(info.pid)) || Date.now() - info.at > opts.staleMs;
-    // An unreadable lock may be one being written right now: only break it once it is old enough.
-    if (stale && (info || Date.now() - me.at > 1_000)) {
+    const seen = snapshot(path);
+    if (!seen) continue;
+    const info = parseInfo(seen.text);
+    // An unreadable lock may be one being written right now: it is stale only once the file itself is old
+    // (how long this caller has waited says nothing about it).
+    const stale = info
+      ? (info.host === me.host && !alive(info.pid)) || Date.now() - info.at > opts.staleMs
+      : Date.now() - seen.mtimeMs > UNWRITTEN_LOCK_GRACE_MS;
+    if (stale) {
       breakStale(path, seen);
       continue;
     }

@@ -8,4 +8,10 @@ export { createMemoryStore } from './backends/memory.js';
 export { canonicalJson, EMPTY_ETAG, etagOf } from './etag.js';
 export { acquireLock, type LockOptions } from './file-lock.js';
 export { describeStore, openStore, type StoreInfo } from './open-store.js';
-export { type DocumentStore, type UpdateOptions, updateDocument, type Versioned } from './store.js';
+export {
+  appendItem,
+  type DocumentStore,
+  type UpdateOptions,
+  updateDocument,
+  type Versioned,
+} from './store.js';

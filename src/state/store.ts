@@ -1,4 +1,4 @@
-import { StateConflictError } from '../infra/index.js';
+import { RefusedError, StateConflictError, ValidationError } from '../infra/index.js';
 
 /** A JSON document as stored; `undefined` value means the document does not exist. */
 export interface Versioned<T = unknown> {
@@ -55,4 +55,41 @@ export async function updateDocument<T, R = void>(
     attempts: opts.retries + 1,
     cause: (lastErr as Error)?.message,
   });
+}
+
+/**
+ * The document after appending `item` to its list under `key`; every backend's `append` uses it. An absent
+ * document or key starts a list; a document that is not an object, or a `key` that holds something other than a
+ * list, is refused (409) rather than silently overwritten.
+ */
+export function appendItem(name: string, doc: unknown, key: string, item: unknown): Record<string, unknown> {
+  if (doc === undefined || doc === null) return { [key]: [item] };
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new RefusedError(
+      `cannot append to '${name}': the document is not a JSON object`,
+      { document: name, key, rule: 'append_target_object' },
+      409,
+    );
+  }
+  const obj = doc as Record<string, unknown>;
+  const list = obj[key];
+  if (list === undefined) return { ...obj, [key]: [item] };
+  if (!Array.isArray(list)) {
+    throw new RefusedError(
+      `cannot append to '${name}': '${key}' holds ${list === null ? 'null' : typeof list}, not a list`,
+      { document: name, key, value: list, rule: 'append_target_list' },
+      409,
+    );
+  }
+  return { ...obj, [key]: [...list, item] };
+}
+
+/** Refuses a write of no document (`undefined` or `null`), which would read back as empty or as a corrupt file. */
+export function assertDocument(name: string, value: unknown): void {
+  if (value === undefined || value === null)
+    throw new ValidationError(`state document '${name}' must be a JSON value, not ${String(value)}`, {
+      document: name,
+      field: 'value',
+      rule: 'document_present',
+    });
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   HubError,
@@ -9,7 +10,7 @@ import {
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
 import { acquireLock } from '../file-lock.js';
-import type { DocumentStore, Versioned } from '../store.js';
+import { appendItem, assertDocument, type DocumentStore, type Versioned } from '../store.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -18,6 +19,9 @@ export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'ag
 export const DERIVED_EVENTS_DOCUMENT = 'events';
 
 const NAME_RE = /^[a-z][a-z0-9_.-]*$/;
+
+/** A lock-free read met an unparsable file; the read retries under the lock, which quarantines it. */
+class CorruptDocument extends Error {}
 
 export interface LocalStoreOptions {
   /** The `.hub/` directory. */
@@ -46,20 +50,26 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     for (const c of ACL_COLLECTIONS) mkdirSync(join(dir, c), { recursive: true });
   };
 
-  /** Reads a document; a corrupt file is moved aside (kept, never overwritten) and reported. */
-  const load = (name: string): unknown => {
+  /**
+   * Reads a document. A corrupt file is reported; only a caller holding the lock (`quarantine`) moves it aside
+   * (kept, never overwritten), so a lock-free reader can never move away a valid file written meanwhile.
+   */
+  const load = (name: string, quarantine: boolean): unknown => {
     const file = fileOf(name);
-    if (!existsSync(file)) return undefined;
-    const text = readFileSync(file, 'utf8');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
     try {
       return JSON.parse(text);
     } catch (err) {
-      const aside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
-      try {
-        renameSync(file, aside);
-      } catch {
-        // another process moved it first
-      }
+      if (!quarantine) throw new CorruptDocument();
+      const stamp = now().toISOString().replace(/[:.]/g, '-');
+      const aside = `${file}.corrupt-${stamp}-${randomBytes(3).toString('hex')}`;
+      renameSync(file, aside);
       throw new HubError(
         'internal',
         `state document '${name}' at ${file} was not valid JSON (${(err as Error).message}); it was kept as ${aside} and the document starts empty on the next write`,
@@ -69,6 +79,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   };
 
   const locked = async <T>(name: string, fn: () => T): Promise<T> => {
+    fileOf(name); // validates the name before it becomes part of the lock's path
     ensureDirs();
     const release = await acquireLock(join(lockDir, `${name}.lock`), lockOpts);
     try {
@@ -81,7 +92,13 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   return {
     backend: 'local',
     async read<T>(name: string): Promise<Versioned<T>> {
-      const value = load(name) as T | undefined;
+      let value: T | undefined;
+      try {
+        value = load(name, false) as T | undefined;
+      } catch (err) {
+        if (!(err instanceof CorruptDocument)) throw err;
+        value = (await locked(name, () => load(name, true))) as T | undefined;
+      }
       return { value, etag: etagOf(value) };
     },
     async write(name, value, ifMatch) {
@@ -91,8 +108,9 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
           { document: name },
         );
       }
+      assertDocument(name, value);
       return locked(name, () => {
-        const current = etagOf(load(name)) ?? EMPTY_ETAG;
+        const current = etagOf(load(name, true)) ?? EMPTY_ETAG;
         if (ifMatch !== current) {
           throw new StateConflictError(
             `document '${name}' changed since it was read (If-Match ${ifMatch}, now ${current})`,
@@ -107,9 +125,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       if (name === DERIVED_EVENTS_DOCUMENT)
         throw new RefusedError(`'${name}' is derived and cannot be written`, { document: name });
       return locked(name, () => {
-        const doc = (load(name) as Record<string, unknown> | undefined) ?? {};
-        const list = Array.isArray(doc[key]) ? (doc[key] as unknown[]) : [];
-        const next = { ...doc, [key]: [...list, item] };
+        const next = appendItem(name, load(name, true), key, item);
         writeFileAtomicSync(fileOf(name), `${JSON.stringify(next, null, 2)}\n`);
         return etagOf(next)!;
       });

@@ -1,6 +1,6 @@
 import { StateConflictError } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
-import type { DocumentStore, Versioned } from '../store.js';
+import { appendItem, assertDocument, type DocumentStore, type Versioned } from '../store.js';
 
 /** In-process store: documents live in a Map, copied on the way in and out. */
 export function createMemoryStore(): DocumentStore {
@@ -12,6 +12,7 @@ export function createMemoryStore(): DocumentStore {
       return { value: v === undefined ? undefined : (structuredClone(v) as T), etag: etagOf(v) };
     },
     async write(name, value, ifMatch) {
+      assertDocument(name, value);
       const current = etagOf(docs.get(name)) ?? EMPTY_ETAG;
       if (ifMatch !== current)
         throw new StateConflictError(`document '${name}' changed (If-Match ${ifMatch}, now ${current})`, {
@@ -21,9 +22,7 @@ export function createMemoryStore(): DocumentStore {
       return etagOf(value)!;
     },
     async append(name, key, item) {
-      const doc = (docs.get(name) as Record<string, unknown[]> | undefined) ?? { [key]: [] };
-      const list = Array.isArray(doc[key]) ? doc[key] : [];
-      const next = { ...doc, [key]: [...list, structuredClone(item)] };
+      const next = appendItem(name, docs.get(name), key, structuredClone(item));
       docs.set(name, next);
       return etagOf(next)!;
     },

@@ -36,7 +36,7 @@ function coerce(spec: OptionSpec, raw: unknown): unknown {
   return raw;
 }
 
-function addOption(cmd: Command, spec: OptionSpec, short?: string): void {
+function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fromStdin: boolean): void {
   const flags = `${short ? `-${short}, ` : ''}--${spec.flag}`;
   let opt: Option;
   if (spec.kind === 'boolean') {
@@ -51,7 +51,8 @@ function addOption(cmd: Command, spec: OptionSpec, short?: string): void {
     opt = new Option(`${flags} ${placeholder}`, spec.description);
     if (spec.choices) opt.choices(spec.choices);
   }
-  if (spec.required) opt.makeOptionMandatory(true);
+  // With stdin JSON a required field may arrive on stdin; the schema checks it after the merge.
+  if (spec.required && !fromStdin) opt.makeOptionMandatory(true);
   cmd.addOption(opt);
 }
 
@@ -104,7 +105,7 @@ export function buildProgram(
       cmd.argument(isRequired(s) ? `<${a}>` : `[${a}]`, describeField(s));
     }
     const specs = optionsFromSchema(shape, positional);
-    for (const spec of specs) addOption(cmd, spec, op.cli.short?.[spec.field]);
+    for (const spec of specs) addOption(cmd, spec, op.cli.short?.[spec.field], Boolean(op.cli.stdinJson));
     cmd.option('--json', 'Print the result as JSON.');
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;

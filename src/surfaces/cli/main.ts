@@ -1,25 +1,10 @@
-import { fstatSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { ValidationError } from '../../infra/index.js';
 import { HUB_VERSION } from '../../ops/build-info.js';
 import { createContext, invoke, OPERATIONS } from '../../ops/index.js';
 import { buildProgram } from './build-program.js';
 import { reportError, writeErr, writeOut } from './output.js';
-
-/** Standard input when it is a pipe or a file; a terminal, socket or /dev/null reads as empty. */
-async function readStdin(): Promise<string> {
-  let piped = false;
-  try {
-    const st = fstatSync(0);
-    piped = st.isFIFO() || st.isFile();
-  } catch {
-    // no stdin at all
-  }
-  if (!piped) return '';
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readStdin } from './stdin.js';
 
 /** A JSON object piped on stdin, or {} when nothing is piped. */
 async function stdinObject(): Promise<Record<string, unknown>> {

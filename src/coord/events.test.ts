@@ -1,0 +1,111 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../infra/index.js';
+import { createLocalStore, createMemoryStore, type DocumentStore } from '../state/index.js';
+import {
+  type CoordDeps,
+  claimHandoff,
+  createHandoff,
+  eventsFeed,
+  recordEvent,
+  upsertObjective,
+} from './index.js';
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
+
+function localStore(): { store: DocumentStore; dir: string } {
+  const root = mkdtempSync(join(tmpdir(), 'hub-events-'));
+  temps.push(root);
+  const dir = join(root, '.hub');
+  return { store: createLocalStore({ dir }), dir };
+}
+
+/** Objectives, a claimed handoff and one persisted event, one second apart. */
+async function seed(store: DocumentStore): Promise<CoordDeps> {
+  let t = Date.parse('2026-03-01T10:00:00.000Z');
+  const deps: CoordDeps = { store, retries: 1, now: () => new Date(t) };
+  const tick = () => (t += 1000);
+  await upsertObjective(deps, { id: 'campaign-q3-web', title: 'Web' }, { root: '/ws' }); // 10:00:00
+  tick();
+  await upsertObjective(deps, { id: 'solo', title: 'Solo' }, { root: '/ws' }); // 10:00:01
+  tick();
+  await upsertObjective(deps, { id: 'solo', status: 'in_progress' }, { root: '/ws' }); // 10:00:02
+  tick();
+  await createHandoff(deps, { id: 'h', title: 'hand', payload: { objective_id: 'solo' } }); // 10:00:03
+  tick();
+  await claimHandoff(deps, { id: 'h', by: 'bob', ttl: '5m' }); // 10:00:04
+  tick();
+  await recordEvent(store, { source: 'acl', kind: 'LeaseGranted', subject: 'platform/identity' }, deps.now); // :05
+  return deps;
+}
+
+describe('events feed', () => {
+  it('on the local store derives objective and handoff events and adds coord.events, sorted', async () => {
+    const { store, dir } = localStore();
+    await seed(store);
+    const feed = await eventsFeed(store);
+    expect(feed).toMatchObject({ ok: true, schema_version: 1, since: null });
+    expect(feed.events.map((e) => `${e.timestamp.slice(17, 19)} ${e.kind} ${e.subject}`)).toEqual([
+      '00 ObjectiveCreated campaign-q3-web',
+      '01 ObjectiveCreated solo',
+      '02 ObjectiveUpdated solo',
+      '03 HandoffCreated h',
+      '04 HandoffClaimed h',
+      '05 LeaseGranted platform/identity',
+    ]);
+    expect(feed.next_cursor).toBe('2026-03-01T10:00:05.000Z');
+    const rec = feed.events.at(-1)!;
+    expect(rec).toMatchObject({ source: 'acl', data: {} });
+    expect(rec.id).toMatch(/^ev-/);
+    // coord.events is its own document; the derived stream is never stored
+    expect(JSON.parse(readFileSync(join(dir, 'coord.events.json'), 'utf8')).events).toHaveLength(1);
+  });
+
+  it('returns only newer events when the cursor is passed back as since (exclusive)', async () => {
+    const { store } = localStore();
+    await seed(store);
+    const page = await eventsFeed(store, { since: '2026-03-01T10:00:02.000Z' });
+    expect(page.events.map((e) => e.kind)).toEqual(['HandoffCreated', 'HandoffClaimed', 'LeaseGranted']);
+    const next = await eventsFeed(store, { since: page.next_cursor! });
+    expect(next.events).toEqual([]);
+    expect(next.next_cursor).toBe(page.next_cursor);
+    await recordEvent(store, { source: 'acl', kind: 'LeaseExpired', timestamp: '2026-03-01T10:00:09.000Z' });
+    expect((await eventsFeed(store, { since: page.next_cursor! })).events.map((e) => e.kind)).toEqual([
+      'LeaseExpired',
+    ]);
+  });
+
+  it('filters by objective (subject or data.objective_id) and by campaign prefix', async () => {
+    const { store } = localStore();
+    await seed(store);
+    const solo = await eventsFeed(store, { objective: 'solo' });
+    expect(solo.events.map((e) => e.kind)).toEqual([
+      'ObjectiveCreated',
+      'ObjectiveUpdated',
+      'HandoffCreated',
+      'HandoffClaimed',
+    ]);
+    const camp = await eventsFeed(store, { campaign: 'q3' });
+    expect(camp.events.map((e) => e.subject)).toEqual(['campaign-q3-web']);
+    expect((await eventsFeed(store, { campaign: 'q' })).events).toEqual([]);
+  });
+
+  it('rejects a since that is not an ISO timestamp', async () => {
+    const { store } = localStore();
+    await expect(eventsFeed(store, { since: 'yesterday' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(eventsFeed(store, { since: '2026-13-45T99:00:00Z' })).rejects.toThrow(/since: '2026-13-45/);
+    expect((await eventsFeed(store, { since: '2026-03-01' })).since).toBe('2026-03-01');
+  });
+
+  it('on the memory store serves only the persisted coord.events', async () => {
+    const store = createMemoryStore();
+    await seed(store);
+    const feed = await eventsFeed(store);
+    expect(feed.events.map((e) => e.kind)).toEqual(['LeaseGranted']);
+  });
+});

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import {
+  APPROVAL_DECISIONS,
+  type ApprovalRequest,
+  listApprovals,
+  requestApproval,
+  resolveApproval,
+} from '../coord/index.js';
+import { coordDeps } from './coord-deps.js';
+import { table } from './format.js';
+import { defineOp, READ_ONLY, WRITES } from './registry.js';
+
+export const approvalRequest = defineOp({
+  id: 'context.approval.request',
+  summary: 'Ask a person to approve an action; the same idempotency_key returns the existing request.',
+  description: 'Reads a JSON object on stdin (flags win): action, requested_by, payload.',
+  input: z.strictObject({
+    // Optional for the CLI only: a required flag could not come from stdin. The domain requires it.
+    action: z.string().optional().describe('What needs approval (required).'),
+    requested_by: z.string().min(1).optional().describe('Who asks (default "agent").'),
+    payload: z.record(z.string(), z.unknown()).optional().describe('JSON object with the details.'),
+    idempotency_key: z.string().min(1).optional().describe('Key that makes a retried request a no-op.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: (ctx, input): Promise<{ created: boolean; request: ApprovalRequest }> =>
+    requestApproval(coordDeps(ctx), input),
+  cli: {
+    command: 'context approval request',
+    stdinJson: true,
+    human: (r) => `${r.created ? 'requested' : 'already requested'} ${r.request.id}: ${r.request.action}`,
+  },
+  mcp: { tool: 'hub_approval_request' },
+});
+
+export const approvalList = defineOp({
+  id: 'context.approval.list',
+  summary: 'List approval requests as {requests:[...]}: pending ones (default) or all.',
+  input: z.strictObject({
+    status: z.enum(['pending', 'all']).default('pending').describe('pending or all.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<{ requests: ApprovalRequest[] }> => ({
+    requests: await listApprovals(coordDeps(ctx), input.status),
+  }),
+  cli: {
+    command: 'context approval list',
+    human: (r) =>
+      table(
+        r.requests.map((q) => [q.id, q.status, q.requested_by, q.created_at, q.action]),
+        ['ID', 'STATUS', 'BY', 'CREATED', 'ACTION'],
+      ) || 'no approval requests',
+  },
+  mcp: { tool: 'hub_approval_list' },
+  http: [{ method: 'GET', route: '/v3/ops/approvals', input: 'query' }],
+});
+
+export const approvalResolve = defineOp({
+  id: 'context.approval.resolve',
+  summary: 'Approve or deny a pending request, once; a second resolution is refused.',
+  input: z.strictObject({
+    id: z.string().min(1).describe('Approval request id.'),
+    decision: z.enum(APPROVAL_DECISIONS).describe('approved or denied.'),
+    note: z.string().optional().describe('Why (stored as resolver_note).'),
+    by: z.string().min(1).optional().describe('Who decides (stored as resolved_by).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<{ request: ApprovalRequest }> => ({
+    request: await resolveApproval(coordDeps(ctx), input),
+  }),
+  cli: { command: 'context approval resolve', human: (r) => `${r.request.id} ${r.request.status}` },
+  mcp: { tool: 'hub_approval_resolve' },
+  http: [{ method: 'POST', route: '/v3/ops/approvals/{id}/resolve', input: 'body' }],
+});

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import {
+  describeObjective,
+  EDITABLE_OBJECTIVE_FIELDS,
+  editObjective,
+  listObjectives,
+  OBJECTIVE_STATUSES,
+  type Objective,
+  type QuickNotes,
+  resumeObjective,
+  type UpsertResult,
+  upsertObjective,
+} from '../coord/index.js';
+import { ValidationError } from '../infra/index.js';
+import type { OpContext } from './context.js';
+import { coordDeps, readNotesFile } from './coord-deps.js';
+import { keyValues, table } from './format.js';
+import { defineOp, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
+
+const statusField = z.string().describe(`Objective status: ${OBJECTIVE_STATUSES.join(', ')}.`);
+const text = (d: string) => z.string().optional().describe(d);
+
+const quickNoteFields = {
+  left_off: text('Quick note: where you left off (appended to agent_notes as a dated line).'),
+  next: text('Quick note: the next step (appended to agent_notes).'),
+  blockers: text('Quick note: what blocks progress (appended to agent_notes).'),
+};
+
+function quickNotes(ctx: OpContext, input: QuickNotes & { notes_file?: string }): QuickNotes {
+  return {
+    left_off: input.left_off,
+    next: input.next,
+    blockers: input.blockers,
+    notes_file: input.notes_file === undefined ? undefined : readNotesFile(ctx, input.notes_file),
+  };
+}
+
+const upsertHuman = (r: UpsertResult) =>
+  `${r.created ? 'created' : 'updated'} objective ${r.objective.id} [${r.objective.status}]: ${r.objective.title}`;
+
+const objectiveRows = (list: Objective[]) =>
+  table(
+    list.map((o) => [o.id, o.status, o.updated_at, o.title]),
+    ['ID', 'STATUS', 'UPDATED', 'TITLE'],
+  );
+
+export const objectiveSet = defineOp({
+  id: 'context.objective.set',
+  summary: 'Create an objective, or merge into the one with the same id (title and repos then optional).',
+  description:
+    'Reads a JSON object on stdin (flags win). Without --id the id is a slug of the title. Repos are merged; ' +
+    'absolute paths inside the workspace become ./relative. Quick notes are appended to agent_notes as ' +
+    '"[<ISO time>] <label>: <text>" lines.',
+  input: z.strictObject({
+    id: z.string().min(1).optional().describe('Objective id ([A-Za-z0-9_.-]+); default: slug of the title.'),
+    title: text('Title; required when the objective is new.'),
+    status: statusField.optional(),
+    repos: z.array(z.string()).optional().describe('Repository references: project/repo or paths.'),
+    acceptance: text('Acceptance criteria.'),
+    human_notes: text('Notes for and from people (replaces the field).'),
+    agent_notes: text('Agent notes (replaces the field; quick notes are appended after).'),
+    mr_url: text('Merge/pull request URL.'),
+    approval_id: text('Id of the approval request this objective waits on.'),
+    ...quickNoteFields,
+    notes_file: text('File whose text is appended to agent_notes as a dated note.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<UpsertResult> => {
+    const { left_off, next, blockers, notes_file, ...fields } = input;
+    const notes = quickNotes(ctx, { left_off, next, blockers, notes_file });
+    return upsertObjective(coordDeps(ctx), { ...fields, notes }, { root: ctx.root() });
+  },
+  cli: { command: 'context objective set', stdinJson: true, human: (r) => upsertHuman(r) },
+  mcp: { tool: 'hub_objective_upsert' },
+  http: [{ method: 'POST', route: '/v3/ops/objectives', input: 'body' }],
+});
+
+export const objectiveEdit = defineOp({
+  id: 'context.objective.edit',
+  summary: 'Edit an objective: title, status, repos, acceptance, human_notes or agent_notes.',
+  description:
+    'Give --field and --value (repos: a comma-separated list or a JSON array), or the fields themselves ' +
+    '(PATCH body). Values replace the stored ones. Any other field is refused.',
+  // Loose on purpose: an unknown field reaches the handler and is refused with the list of editable fields.
+  input: z.looseObject({
+    id: z.string().min(1).describe('Objective id.'),
+    field: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Field to edit: ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
+    value: z.string().optional().describe('New value of --field.'),
+    title: text('New title.'),
+    status: statusField.optional(),
+    repos: z.array(z.string()).optional().describe('New repository list (replaces).'),
+    acceptance: text('New acceptance criteria.'),
+    human_notes: text('New human notes.'),
+    agent_notes: text('New agent notes.'),
+  }),
+  gate: 'active',
+  attributes: WRITES_IDEMPOTENT,
+  handler: async (ctx, input): Promise<{ objective: Objective }> => {
+    const { id, field, value, ...changes } = input as Record<string, unknown> & {
+      id: string;
+      field?: string;
+      value?: string;
+    };
+    if (field !== undefined) {
+      if (value === undefined)
+        throw new ValidationError(`value: required with field '${field}'`, {
+          field: 'value',
+          rule: 'required',
+        });
+      changes[field] = value;
+    } else if (value !== undefined) {
+      throw new ValidationError('field: required with value', { field: 'field', rule: 'required' });
+    }
+    return { objective: await editObjective(coordDeps(ctx), id, changes, ctx.root()) };
+  },
+  cli: {
+    command: 'context objective edit',
+    human: (r) => `edited objective ${r.objective.id}\n${keyValues(r.objective)}`,
+  },
+  mcp: { tool: 'hub_objective_edit' },
+  http: [{ method: 'PATCH', route: '/v3/ops/objectives/{id}', input: 'body' }],
+});
+
+export const objectiveList = defineOp({
+  id: 'context.objective.list',
+  summary: 'List objectives as {objectives:[...]}, optionally of one status.',
+  input: z.strictObject({
+    status: z.enum(OBJECTIVE_STATUSES).optional().describe('Only objectives with this status.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<{ objectives: Objective[] }> => {
+    const all = await listObjectives(coordDeps(ctx));
+    return { objectives: input.status ? all.filter((o) => o.status === input.status) : all };
+  },
+  cli: { command: 'context objective list', human: (r) => objectiveRows(r.objectives) || 'no objectives' },
+  mcp: { tool: 'hub_objective_list' },
+  http: [{ method: 'GET', route: '/v3/ops/objectives', input: 'query' }],
+});
+
+export const contextPause = defineOp({
+  id: 'context.pause',
+  summary: 'Record where you stopped: creates or updates an in_progress objective with dated notes.',
+  description: 'Without --id the id is a slug of the title. --repo may repeat; repos are merged.',
+  input: z.strictObject({
+    id: z.string().min(1).optional().describe('Objective id; default: slug of the title.'),
+    title: text('Title; required when the objective is new.'),
+    repo: z.array(z.string()).optional().describe('Repository reference (project/repo or a path).'),
+    ...quickNoteFields,
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<UpsertResult> => {
+    const { id, title, repo, left_off, next, blockers } = input;
+    return upsertObjective(
+      coordDeps(ctx),
+      { id, title, repos: repo, notes: { left_off, next, blockers } },
+      { root: ctx.root(), forceStatus: 'in_progress' },
+    );
+  },
+  cli: { command: 'context pause', human: (r) => upsertHuman(r) },
+});
+
+interface ResumeResult {
+  found: boolean;
+  query: string | null;
+  format: 'summary' | 'detailed';
+  objective: Objective | null;
+  /** Other matches, best first (at most 5). */
+  alternatives: Array<Pick<Objective, 'id' | 'title' | 'status' | 'updated_at'>>;
+  /** The plain-text briefing (format detailed only). */
+  detail?: string;
+}
+
+export const contextResume = defineOp({
+  id: 'context.resume',
+  summary: 'Pick the objective to resume: in_progress first, then most recently updated.',
+  description: 'The optional substring filter matches id, title, repos and notes (case-insensitive).',
+  input: z.strictObject({
+    query: z.string().optional().describe('Substring to match.'),
+    format: z.enum(['summary', 'detailed']).default('summary').describe('Output detail.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<ResumeResult> => {
+    const { objective, ranked } = await resumeObjective(coordDeps(ctx), input.query);
+    return {
+      found: objective !== null,
+      query: input.query ?? null,
+      format: input.format,
+      objective,
+      alternatives: ranked
+        .slice(1, 6)
+        .map(({ id, title, status, updated_at }) => ({ id, title, status, updated_at })),
+      ...(objective && input.format === 'detailed' ? { detail: describeObjective(objective) } : {}),
+    };
+  },
+  cli: {
+    command: 'context resume',
+    args: ['query'],
+    human: (r) => {
+      if (!r.objective) return r.query ? `no objective matches '${r.query}'` : 'no objectives yet';
+      const head = r.detail ?? `${r.objective.id}: ${r.objective.title} [${r.objective.status}]`;
+      const more = r.alternatives.map((a) => `  ${a.id} [${a.status}] ${a.title}`);
+      return more.length ? `${head}\nalso:\n${more.join('\n')}` : head;
+    },
+  },
+  mcp: { tool: 'hub_context_resume' },
+});

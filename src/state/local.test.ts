@@ -1,0 +1,223 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HubError, RefusedError, ValidationError } from '../infra/index.js';
+import {
+  ACL_COLLECTIONS,
+  createLocalStore,
+  DERIVED_EVENTS_DOCUMENT,
+  type LocalStoreOptions,
+} from './index.js';
+
+let root: string;
+let hub: string;
+const store = (extra: Partial<LocalStoreOptions> = {}) => createLocalStore({ dir: hub, ...extra });
+const lockFile = (name: string) => join(hub, 'locks', `${name}.lock`);
+
+/** A lock file as another holder would leave it. */
+function plantLock(name: string, holder: { pid: number; host?: string; at?: number }): string {
+  mkdirSync(join(hub, 'locks'), { recursive: true });
+  const body = JSON.stringify({
+    pid: holder.pid,
+    host: holder.host ?? hostname(),
+    token: 'someone-else',
+    at: holder.at ?? Date.now(),
+  });
+  writeFileSync(lockFile(name), body);
+  return body;
+}
+
+/** The pid of a process that has exited (and been reaped). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  await once(child, 'exit');
+  return child.pid!;
+}
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (err: unknown) => err as HubError,
+  );
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'hub-state-local-'));
+  hub = join(root, '.hub');
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('local store: documents', () => {
+  it('refuses writes to the derived events document while coord.events stays writable', async () => {
+    const s = store();
+    const err = await failure(s.write(DERIVED_EVENTS_DOCUMENT, { events: [] }, '""'));
+    expect(err).toBeInstanceOf(RefusedError);
+    expect(err.message).toContain('coord.events');
+    expect(await failure(s.append(DERIVED_EVENTS_DOCUMENT, 'events', { at: 1 }))).toBeInstanceOf(
+      RefusedError,
+    );
+    expect(existsSync(join(hub, 'events.json'))).toBe(false);
+
+    const etag = await s.write('coord.events', { events: [{ kind: 'a' }] }, '""');
+    const etag2 = await s.append('coord.events', 'events', { kind: 'b' });
+    expect(etag2).not.toBe(etag);
+    expect((await s.read('coord.events')).value).toEqual({ events: [{ kind: 'a' }, { kind: 'b' }] });
+  });
+
+  it('lays out the ACL collection directories on first write', async () => {
+    const s = store();
+    await s.read('objectives');
+    expect(existsSync(hub)).toBe(false);
+    await s.write('objectives', { objectives: [] }, '""');
+    for (const c of ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events']) {
+      expect(statSync(join(hub, c)).isDirectory(), c).toBe(true);
+    }
+    expect([...ACL_COLLECTIONS].sort()).toEqual([
+      'agents',
+      'branches',
+      'claims',
+      'events',
+      'leases',
+      'worktrees',
+    ]);
+  });
+
+  it('keeps documents across store instances (another CLI process sees them)', async () => {
+    const etag = await store().write('approvals', { requests: [{ id: 'r1' }] }, '""');
+    expect(await store().read('approvals')).toEqual({ value: { requests: [{ id: 'r1' }] }, etag });
+    expect(JSON.parse(readFileSync(join(hub, 'approvals.json'), 'utf8'))).toEqual({
+      requests: [{ id: 'r1' }],
+    });
+  });
+
+  it('refuses document names that are not plain names', async () => {
+    for (const name of ['../escape', 'a/b', 'Upper', '', '.hidden']) {
+      expect(await failure(store().write(name, { x: 1 }, '""')), name).toBeInstanceOf(ValidationError);
+    }
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it.each(['read', 'write'] as const)(
+    'reports a corrupt file by name on %s, keeps its bytes aside, and starts fresh on the next write',
+    async (op) => {
+      const s = store();
+      await s.write('objectives', { objectives: [{ id: 'a', title: 'x'.repeat(50) }] }, '""');
+      const file = join(hub, 'objectives.json');
+      const full = readFileSync(file);
+      const truncated = full.subarray(0, Math.floor(full.length / 2));
+      writeFileSync(file, truncated);
+
+      const err = await failure(op === 'read' ? s.read('objectives') : s.write('objectives', { x: 1 }, '""'));
+      expect(err).toBeInstanceOf(HubError);
+      expect(err.message).toContain(file);
+      expect(err.message).toMatch(/not valid JSON/);
+      const keptAs = String(err.details?.kept_as);
+      expect(keptAs.startsWith(`${file}.corrupt-`)).toBe(true);
+      expect(err.message).toContain(keptAs);
+      expect(readFileSync(keptAs).equals(truncated)).toBe(true);
+      expect(existsSync(file)).toBe(false);
+
+      expect(await s.read('objectives')).toEqual({ value: undefined, etag: undefined });
+      const etag = await s.write('objectives', { objectives: [] }, '""');
+      expect(await s.read('objectives')).toEqual({ value: { objectives: [] }, etag });
+      expect(readFileSync(keptAs).equals(truncated)).toBe(true);
+    },
+  );
+});
+
+describe('local store: the inter-process lock', () => {
+  it('recovers a stale lock left by a dead process', async () => {
+    const pid = await deadPid();
+    plantLock('objectives', { pid });
+    const etag = await store({ lockTimeoutMs: 10_000 }).write('objectives', { objectives: ['a'] }, '""');
+    expect((await store().read('objectives')).etag).toBe(etag);
+    expect(existsSync(lockFile('objectives'))).toBe(false);
+  });
+
+  it('treats a lock older than staleLockMs as stale even when its holder looks alive', async () => {
+    plantLock('objectives', { pid: process.pid, at: Date.now() - 60_000 });
+    await store({ lockTimeoutMs: 10_000, staleLockMs: 1_000 }).write('objectives', { objectives: [] }, '""');
+    expect(existsSync(lockFile('objectives'))).toBe(false);
+  });
+
+  it('waits for a live holder and times out with an error naming the lock and its holder', async () => {
+    const body = plantLock('objectives', { pid: process.pid });
+    const err = await failure(store({ lockTimeoutMs: 200 }).write('objectives', { objectives: [] }, '""'));
+    expect(err).toBeInstanceOf(HubError);
+    expect(err.message).toContain(lockFile('objectives'));
+    expect(err.message).toContain('within 200 ms');
+    expect(err.message).toContain(`pid ${process.pid}`);
+    expect(err.details).toMatchObject({ lock: lockFile('objectives'), holder: { pid: process.pid } });
+    // The live holder's lock was not stolen, and nothing was written.
+    expect(readFileSync(lockFile('objectives'), 'utf8')).toBe(body);
+    expect(existsSync(join(hub, 'objectives.json'))).toBe(false);
+  });
+
+  it('recovers an old lock file left empty by a holder that died between creating and writing it', async () => {
+    mkdirSync(join(hub, 'locks'), { recursive: true });
+    writeFileSync(lockFile('objectives'), '');
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(lockFile('objectives'), old, old);
+    await store({ lockTimeoutMs: 10_000 }).write('objectives', { objectives: [] }, '""');
+    expect(existsSync(lockFile('objectives'))).toBe(false);
+  });
+
+  it('never breaks a lock its holder has created but not yet written, however long the waiter has waited', async () => {
+    plantLock('objectives', { pid: process.pid });
+    let done = false;
+    const writing = store({ lockTimeoutMs: 20_000 })
+      .write('objectives', { objectives: [] }, '""')
+      .then((etag) => {
+        done = true;
+        return etag;
+      });
+    await sleep(1_200);
+    // The holder changes hands: a new holder has just created its lock file and not written it yet.
+    const fresh = join(hub, 'locks', 'fresh.tmp');
+    writeFileSync(fresh, '');
+    const ino = statSync(fresh).ino;
+    renameSync(fresh, lockFile('objectives'));
+    await sleep(300);
+    expect(statSync(lockFile('objectives')).ino).toBe(ino);
+    expect(done).toBe(false);
+    // It writes its lock, then releases it.
+    writeFileSync(
+      lockFile('objectives'),
+      JSON.stringify({ pid: process.pid, host: hostname(), token: 't', at: 0 }),
+    );
+    unlinkSync(lockFile('objectives'));
+    const etag = await writing;
+    expect((await store().read('objectives')).etag).toBe(etag);
+  });
+
+  it('proceeds once a live holder releases the lock', async () => {
+    plantLock('objectives', { pid: process.pid });
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        unlinkSync(lockFile('objectives'));
+        resolve();
+      }, 100),
+    );
+    const etag = await store({ lockTimeoutMs: 10_000 }).write('objectives', { objectives: [] }, '""');
+    await released;
+    expect((await store().read('objectives')).etag).toBe(etag);
+  });
+});

@@ -1,0 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalStore } from '../src/state/index.js';
+import { runStoreConformance } from './state-conformance.js';
+
+runStoreConformance('local', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'hub-state-local-'));
+  return {
+    store: createLocalStore({ dir: join(dir, '.hub') }),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+});
