@@ -34,6 +34,8 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
+  // Loaded on first use through src/model/yaml-lib.ts, so a cached manifest read never evaluates it.
+  external: ['yaml'],
   // commander is CommonJS: give the ESM bundle a require() it can call.
   banner: {
     js: "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);",

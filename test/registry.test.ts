@@ -39,6 +39,7 @@ const SPEC_BINDINGS: Record<string, { cli: string; mcp?: string; http?: string }
   'session.digest': { cli: 'session digest', mcp: 'hub_session_digest', http: 'GET /v3/ops/session' },
   'session.update': { cli: 'session update', mcp: 'hub_session_update' },
   'state.info': { cli: 'state info' },
+  'import.repo-manifest': { cli: 'import repo-manifest' },
   'context.objective.set': {
     cli: 'context objective set',
     mcp: 'hub_objective_upsert',

@@ -42,18 +42,44 @@ export function normalizeTags(tags: Tags | undefined): Record<string, string | n
   return tags;
 }
 
-/** An indexed, read-only view of the manifest's structure; resolve and graph never scan every component. */
+interface RepoIndex {
+  list: CatalogComponent[];
+  byPath: Map<string, CatalogComponent>;
+}
+
+interface PendingComponent {
+  c: Component;
+  yamlPath: Array<string | number>;
+}
+
+/** Read-only lookups keyed by repo id, built for one repository on first use. */
+export interface RepoKeyed<V> {
+  get(repoId: string): V | undefined;
+}
+
+/**
+ * An indexed, read-only view of the manifest's structure. Repositories are indexed up front; components are
+ * indexed per repository on first use, so resolving one path does not build the whole catalog.
+ */
 export class Catalog {
   readonly repos: CatalogRepo[] = [];
-  readonly components: CatalogComponent[] = [];
   readonly repoById = new Map<string, CatalogRepo>();
-  readonly componentById = new Map<string, CatalogComponent>();
-  readonly componentsByName = new Map<string, CatalogComponent[]>();
-  /** repo id -> normalized path -> component (first declared wins; duplicates are a validation error). */
-  readonly componentsByRepoPath = new Map<string, Map<string, CatalogComponent>>();
-  readonly componentsByRepo = new Map<string, CatalogComponent[]>();
   readonly isApplication: boolean;
   readonly appName: string | undefined;
+  private readonly pending = new Map<string, Array<() => PendingComponent[]>>();
+  private readonly indexed = new Map<string, RepoIndex>();
+  private all?: {
+    list: CatalogComponent[];
+    byId: Map<string, CatalogComponent>;
+    byName: Map<string, CatalogComponent[]>;
+  };
+
+  /** repo id -> its components in declared order. */
+  readonly componentsByRepo: RepoKeyed<CatalogComponent[]> = { get: (id) => this.repoIndex(id)?.list };
+  /** repo id -> normalized path -> component (first declared wins; duplicates are a validation error). */
+  readonly componentsByRepoPath: RepoKeyed<Map<string, CatalogComponent>> = {
+    get: (id) => this.repoIndex(id)?.byPath,
+  };
 
   constructor(readonly file: ManifestFile) {
     const m = file.manifest;
@@ -77,12 +103,73 @@ export class Catalog {
           kind: 'workspace',
           raw: r,
         });
-        (r.components ?? []).forEach((c, ci) => {
-          this.addComponent(repo, c, [...yamlPath, 'components', ci]);
-        });
+        // Read lazily: a cached manifest parses a repo's components only when they are used.
+        this.pending
+          .get(repo.id)!
+          .push(() =>
+            (r.components ?? []).map((c, ci) => ({ c, yamlPath: [...yamlPath, 'components', ci] })),
+          );
       });
     });
     this.addApplicationEntries();
+  }
+
+  /** Every component, in declared order (builds the whole index). */
+  get components(): CatalogComponent[] {
+    return this.everything().list;
+  }
+
+  get componentById(): Map<string, CatalogComponent> {
+    return this.everything().byId;
+  }
+
+  get componentsByName(): Map<string, CatalogComponent[]> {
+    return this.everything().byName;
+  }
+
+  private everything() {
+    if (this.all) return this.all;
+    const list: CatalogComponent[] = [];
+    const byId = new Map<string, CatalogComponent>();
+    const byName = new Map<string, CatalogComponent[]>();
+    for (const id of this.pending.keys()) {
+      for (const comp of this.repoIndex(id)!.list) {
+        list.push(comp);
+        if (!byId.has(comp.id)) byId.set(comp.id, comp);
+        const named = byName.get(comp.name);
+        if (named) named.push(comp);
+        else byName.set(comp.name, [comp]);
+      }
+    }
+    this.all = { list, byId, byName };
+    return this.all;
+  }
+
+  private repoIndex(repoId: string): RepoIndex | undefined {
+    const done = this.indexed.get(repoId);
+    if (done) return done;
+    const pending = this.pending.get(repoId);
+    if (!pending) return undefined;
+    const repo = this.repoById.get(repoId)!;
+    const index: RepoIndex = { list: [], byPath: new Map() };
+    for (const { c, yamlPath } of pending.flatMap((read) => read())) {
+      const norm = normalizeRelPath(c.path);
+      const comp: CatalogComponent = {
+        id: `${repo.id}/${c.name}`,
+        project: repo.project,
+        repo: repo.name,
+        name: c.name,
+        path: norm.path,
+        kind: c.kind,
+        depends_on: c.depends_on ?? [],
+        yamlPath,
+        raw: c,
+      };
+      index.list.push(comp);
+      if (!norm.escapes && !index.byPath.has(norm.path)) index.byPath.set(norm.path, comp);
+    }
+    this.indexed.set(repoId, index);
+    return index;
   }
 
   private addApplicationEntries(): void {
@@ -101,42 +188,22 @@ export class Catalog {
       description: m.description,
       kind: 'application',
     });
-    paths.forEach((p, i) => {
-      const n = p.name ?? basenameOf(p.path);
-      this.addComponent(repo, { ...p, name: n } as Component, ['paths', i]);
-    });
-    for (const { c, i } of local) this.addComponent(repo, c as Component, ['components', i]);
+    this.pending.get(repo.id)!.push(() => [
+      ...paths.map((p, i) => ({
+        c: { ...p, name: p.name ?? basenameOf(p.path) } as Component,
+        yamlPath: ['paths', i],
+      })),
+      ...local.map(({ c, i }) => ({ c: c as Component, yamlPath: ['components', i] })),
+    ]);
   }
 
   private addRepo(repo: CatalogRepo): CatalogRepo {
     this.repos.push(repo);
-    if (!this.repoById.has(repo.id)) this.repoById.set(repo.id, repo);
-    this.componentsByRepo.set(repo.id, this.componentsByRepo.get(repo.id) ?? []);
-    this.componentsByRepoPath.set(repo.id, this.componentsByRepoPath.get(repo.id) ?? new Map());
+    if (!this.repoById.has(repo.id)) {
+      this.repoById.set(repo.id, repo);
+      this.pending.set(repo.id, []);
+    }
     return repo;
-  }
-
-  private addComponent(repo: CatalogRepo, c: Component, yamlPath: Array<string | number>): void {
-    const norm = normalizeRelPath(c.path);
-    const comp: CatalogComponent = {
-      id: `${repo.id}/${c.name}`,
-      project: repo.project,
-      repo: repo.name,
-      name: c.name,
-      path: norm.path,
-      kind: c.kind,
-      depends_on: c.depends_on ?? [],
-      yamlPath,
-      raw: c,
-    };
-    this.components.push(comp);
-    if (!this.componentById.has(comp.id)) this.componentById.set(comp.id, comp);
-    const byName = this.componentsByName.get(c.name);
-    if (byName) byName.push(comp);
-    else this.componentsByName.set(c.name, [comp]);
-    this.componentsByRepo.get(repo.id)!.push(comp);
-    const byPath = this.componentsByRepoPath.get(repo.id)!;
-    if (!norm.escapes && !byPath.has(norm.path)) byPath.set(norm.path, comp);
   }
 
   /** Repos matching optional project/repo filters. */

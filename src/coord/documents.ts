@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { HubError, ValidationError } from '../infra/index.js';
 import { type DocumentStore, updateDocument } from '../state/index.js';
 import { ID_RE } from './schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Objective statuses; `in_progress` is what resume prefers. */
 export const OBJECTIVE_STATUSES = ['pending', 'in_progress', 'blocked', 'done', 'cancelled'] as const;

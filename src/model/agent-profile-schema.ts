@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The eight coding-agent vendors hub installs for (see docs/decisions.md). */
 export const VENDOR_IDS = [

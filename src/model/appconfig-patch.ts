@@ -1,10 +1,11 @@
-import { type Document, isMap, isScalar, isSeq } from 'yaml';
-import type { z } from 'zod';
+import type { Document } from 'yaml';
+import type * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
 import { APPCONFIG_WHAT, appConfigIssues, readAppConfigData } from './appconfig.js';
 import { isSecretKey, redactSecret } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import { throwIssues } from './manifest-file.js';
+import { yaml } from './yaml-lib.js';
 import { parseYamlSource } from './yaml-source.js';
 
 export interface AppConfigPatchOp {
@@ -117,9 +118,9 @@ function coerce(path: string, schema: z.ZodType, value: string): unknown {
 }
 
 function ensureRootMap(doc: Document): void {
-  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
+  if (doc.contents === null || (yaml().isScalar(doc.contents) && doc.contents.value === null)) {
     doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
-  } else if (!isMap(doc.contents)) {
+  } else if (!yaml().isMap(doc.contents)) {
     throw new ValidationError(`${APPCONFIG_WHAT} must be a YAML mapping to be edited`, {
       rule: 'schema.type',
     });
@@ -132,9 +133,9 @@ function setIn(doc: Document, path: string[], value: unknown): void {
   for (let i = 1; i < path.length; i++) {
     const node = doc.getIn(path.slice(0, i), true);
     if (node === undefined) break;
-    if (!isMap(node)) {
+    if (!yaml().isMap(node)) {
       const map = doc.createNode({});
-      if (isScalar(node)) {
+      if (yaml().isScalar(node)) {
         map.comment = node.comment;
         map.commentBefore = node.commentBefore;
       }
@@ -142,35 +143,35 @@ function setIn(doc: Document, path: string[], value: unknown): void {
     }
   }
   const existing = doc.getIn(path, true);
-  if (isScalar(existing) && (value === null || typeof value !== 'object')) {
+  if (yaml().isScalar(existing) && (value === null || typeof value !== 'object')) {
     // Keeps the node's quoting style and comments; yaml quotes a string that would otherwise read as another type.
     existing.value = value;
     return;
   }
   const node = doc.createNode(value);
-  if ((isSeq(existing) || isMap(existing)) && (isSeq(node) || isMap(node))) {
+  if ((yaml().isSeq(existing) || yaml().isMap(existing)) && (yaml().isSeq(node) || yaml().isMap(node))) {
     node.flow = existing.flow;
     node.comment = existing.comment;
     node.commentBefore = existing.commentBefore;
   }
-  if (isSeq(existing) && isSeq(node)) {
+  if (yaml().isSeq(existing) && yaml().isSeq(node)) {
     // New list items take the quoting of the old ones (`['agent/']` stays single-quoted).
-    const style = existing.items.find(isScalar)?.type;
+    const style = existing.items.find((x) => yaml().isScalar(x))?.type;
     for (const item of node.items)
-      if (style && isScalar(item) && typeof item.value === 'string') item.type = style;
+      if (style && yaml().isScalar(item) && typeof item.value === 'string') item.type = style;
   }
   doc.setIn(path, node);
 }
 
 function unsetIn(doc: Document, path: string[]): void {
   for (let i = 0; i < path.length; i++) {
-    if (!isMap(i === 0 ? doc.contents : doc.getIn(path.slice(0, i), true))) return;
+    if (!yaml().isMap(i === 0 ? doc.contents : doc.getIn(path.slice(0, i), true))) return;
   }
   doc.deleteIn(path);
   // Drop parents the unset left empty, unless a comment hangs on them.
   for (let i = path.length - 1; i >= 1; i--) {
     const parent = doc.getIn(path.slice(0, i), true);
-    if (!isMap(parent) || parent.items.length > 0 || parent.comment || parent.commentBefore) break;
+    if (!yaml().isMap(parent) || parent.items.length > 0 || parent.comment || parent.commentBefore) break;
     doc.deleteIn(path.slice(0, i));
   }
 }

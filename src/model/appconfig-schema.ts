@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const STATE_BACKENDS = ['local', 'http', 'dynamodb', 'mongodb', 'memory'] as const;
 

@@ -1,12 +1,12 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import { isMap, isScalar } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { NotFoundError, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
 import { type AppConfigEnv, applyAppConfigEnv } from './appconfig-env.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import { throwIssues, zodIssues } from './manifest-file.js';
+import { yaml } from './yaml-lib.js';
 import {
   formatPath,
   parseYamlSource,
@@ -105,8 +105,8 @@ export function stateBearerToken(state: AppConfig['state']): string | undefined 
 
 function lineOf(src: YamlSource | undefined, key: string): number | undefined {
   const root = src?.doc.contents;
-  if (!src || !isMap(root)) return undefined;
-  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === key);
+  if (!src || !yaml().isMap(root)) return undefined;
+  const pair = root.items.find((p) => yaml().isScalar(p.key) && p.key.value === key);
   const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
   return range ? src.lines.linePos(range[0]).line : undefined;
 }
@@ -161,7 +161,9 @@ export function appConfigIssues(err: z.ZodError, src: YamlSource | undefined): S
     const parent = iss.path as Array<string | number>;
     for (const key of iss.keys) {
       const node = src?.doc.getIn(parent, true);
-      const pair = isMap(node) ? node.items.find((p) => isScalar(p.key) && p.key.value === key) : undefined;
+      const pair = yaml().isMap(node)
+        ? node.items.find((p) => yaml().isScalar(p.key) && p.key.value === key)
+        : undefined;
       const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
       const pos = range && src ? src.lines.linePos(range[0]) : undefined;
       out.push({

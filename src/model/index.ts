@@ -48,6 +48,7 @@ export {
   type Repo,
   type Tags,
 } from './manifest-schema.js';
+export { yaml } from './yaml-lib.js';
 export {
   decodeUtf8,
   formatPath,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppConfigSchema } from './appconfig-schema.js';
 import { ManifestSchema } from './manifest-schema.js';
 

@@ -4,7 +4,7 @@ import { sha256Hex, writeFileAtomicSync } from '../infra/index.js';
 import type { Manifest } from './manifest-schema.js';
 
 /** Bumped whenever the cached shape changes; the build id covers schema changes between releases. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 interface CacheEntry {
   format: number;
@@ -33,6 +33,7 @@ export class ManifestCache {
       const entry = JSON.parse(readFileSync(this.fileFor(manifestPath), 'utf8')) as CacheEntry;
       if (entry.format !== CACHE_FORMAT || entry.build !== this.build || entry.hash !== hash)
         return undefined;
+      for (const p of entry.manifest.workspace?.projects ?? []) for (const r of p.repos) thaw(r);
       return { manifest: entry.manifest, legacy: entry.legacy };
     } catch {
       return undefined;
@@ -42,10 +43,58 @@ export class ManifestCache {
   set(manifestPath: string, hash: string, manifest: Manifest, legacy: unknown[]): void {
     try {
       mkdirSync(this.dir, { recursive: true });
-      const entry: CacheEntry = { format: CACHE_FORMAT, build: this.build, hash, manifest, legacy };
+      const entry: CacheEntry = {
+        format: CACHE_FORMAT,
+        build: this.build,
+        hash,
+        manifest: freeze(manifest),
+        legacy,
+      };
       writeFileAtomicSync(this.fileFor(manifestPath), JSON.stringify(entry));
     } catch {
       // A read-only cache dir only costs speed.
     }
   }
+}
+
+type RepoEntry = NonNullable<NonNullable<Manifest['workspace']>['projects']>[number]['repos'][number];
+const FROZEN = '$components_json';
+
+/** Stores each repo's components as a JSON string, so a read parses only the repositories it touches. */
+function freeze(manifest: Manifest): Manifest {
+  const projects = manifest.workspace?.projects;
+  if (!projects) return manifest;
+  return {
+    ...manifest,
+    workspace: {
+      ...manifest.workspace,
+      projects: projects.map((p) => ({
+        ...p,
+        repos: p.repos.map((r) => {
+          if (!r.components) return r;
+          const { components, ...rest } = r;
+          return { ...rest, [FROZEN]: JSON.stringify(components) } as unknown as RepoEntry;
+        }),
+      })),
+    },
+  };
+}
+
+/** Turns the frozen string back into `components`, parsed on first access (an enumerable getter). */
+function thaw(repo: RepoEntry): void {
+  const raw = (repo as unknown as Record<string, unknown>)[FROZEN];
+  if (typeof raw !== 'string') return;
+  delete (repo as unknown as Record<string, unknown>)[FROZEN];
+  let parsed: RepoEntry['components'];
+  Object.defineProperty(repo, 'components', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      parsed ??= JSON.parse(raw) as RepoEntry['components'];
+      return parsed;
+    },
+    set(v: RepoEntry['components']) {
+      parsed = v;
+    },
+  });
 }

@@ -1,7 +1,8 @@
-import { type Document, isMap, isPair, isScalar, isSeq, type Node, Scalar, visit } from 'yaml';
+import type { Document, Node } from 'yaml';
 import { writeFileAtomicSync } from '../infra/index.js';
 import { findLegacyKeys } from './legacy.js';
 import { type ManifestFile, parseManifestText } from './manifest-file.js';
+import { yaml } from './yaml-lib.js';
 import { parseYamlSource, readUtf8File } from './yaml-source.js';
 
 const LEGACY_KEYS: Record<string, string> = {
@@ -13,17 +14,20 @@ const LEGACY_KEYS: Record<string, string> = {
 /** Renames legacy keys inside the Document, keeping each pair's position and comments. */
 export function normalizeLegacyInDocument(doc: Document): number {
   let renamed = 0;
-  visit(doc, {
+  yaml().visit(doc, {
     Pair(_key, pair, path) {
-      if (!isScalar(pair.key) || typeof pair.key.value !== 'string') return;
+      if (!yaml().isScalar(pair.key) || typeof pair.key.value !== 'string') return;
       const next = LEGACY_KEYS[pair.key.value];
       if (!next) return;
       const parent = path[path.length - 1];
       // Keep the current key when both spellings are present; drop the legacy one.
-      if (isMap(parent) && parent.items.some((p) => isPair(p) && isScalar(p.key) && p.key.value === next)) {
-        return visit.REMOVE;
+      if (
+        yaml().isMap(parent) &&
+        parent.items.some((p) => yaml().isPair(p) && yaml().isScalar(p.key) && p.key.value === next)
+      ) {
+        return yaml().visit.REMOVE;
       }
-      const key = new Scalar(next);
+      const key = new (yaml().Scalar)(next);
       key.commentBefore = pair.key.commentBefore;
       key.comment = pair.key.comment;
       pair.key = key;
@@ -52,7 +56,7 @@ export function editManifestFile(path: string, edit: (doc: Document.Parsed) => v
 /** Finds a sequence under `path`, creating an empty block sequence when absent. */
 export function ensureSeq(doc: Document, path: Array<string | number>): Node {
   const existing = doc.getIn(path, true);
-  if (isSeq(existing)) return existing;
+  if (yaml().isSeq(existing)) return existing;
   doc.setIn(path, doc.createNode([]));
   return doc.getIn(path, true) as Node;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentProfileSchema } from './agent-profile-schema.js';
 
 /** Names of projects, repos and components: no slashes, since identities join them with `/`. */

@@ -1,17 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import {
-  CST,
-  type Document,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  Lexer,
-  LineCounter,
-  parseDocument,
-  visit,
-} from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { ValidationError } from '../infra/index.js';
+import { yaml } from './yaml-lib.js';
 
 /** Upper bounds that keep a hostile file from costing unbounded time or memory. */
 export const YAML_LIMITS = {
@@ -20,7 +10,7 @@ export const YAML_LIMITS = {
   /** Block and flow levels together; the composer recurses per level and overflows near 400. */
   maxNodeDepth: 128,
   /** Values, indicators, commas, comments and line breaks; a value costs about 1 KB while parsing. */
-  maxTokens: 1_000_000,
+  maxTokens: 3_000_000,
 } as const;
 
 export interface YamlSource {
@@ -106,20 +96,20 @@ function precheckStructure(text: string, path: string, what: string): void {
   let flow = 0;
   let tokens = 0;
   const block: number[] = [];
-  for (const tok of new Lexer().lex(text)) {
-    if (tok === CST.SCALAR) {
+  for (const tok of new (yaml().Lexer)().lex(text)) {
+    if (tok === yaml().CST.SCALAR) {
       scalarText = true;
       count();
       continue;
     }
-    if (tok === CST.DOCUMENT || tok === CST.BOM) continue;
-    if (tok === CST.FLOW_END) {
+    if (tok === yaml().CST.DOCUMENT || tok === yaml().CST.BOM) continue;
+    if (tok === yaml().CST.FLOW_END) {
       flow = 0;
       continue;
     }
     const wasScalarText = scalarText;
     scalarText = false;
-    const type = wasScalarText ? 'scalar' : CST.tokenType(tok);
+    const type = wasScalarText ? 'scalar' : yaml().CST.tokenType(tok);
     if (type === 'newline') {
       count();
       line++;
@@ -198,10 +188,10 @@ function precheckStructure(text: string, path: string, what: string): void {
 /** Parses YAML text into a Document with positions, refusing syntax errors, alias bombs and deep nesting. */
 export function parseYamlSource(text: string, path: string, what: string): YamlSource {
   precheckStructure(text, path, what);
-  const lines = new LineCounter();
+  const lines = new (yaml().LineCounter)();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, {
+    doc = yaml().parseDocument(text, {
       lineCounter: lines,
       // The parser's own check compares every key with every other; ours below is linear.
       uniqueKeys: false,
@@ -238,7 +228,7 @@ function duplicateKeys(
   out: SourceIssue[],
 ): void {
   if (out.length >= 20) return;
-  if (isSeq(node)) {
+  if (yaml().isSeq(node)) {
     for (let i = 0; i < node.items.length; i++) {
       at.push(i);
       duplicateKeys(node.items[i], at, lines, out);
@@ -246,12 +236,12 @@ function duplicateKeys(
     }
     return;
   }
-  if (!isMap(node)) return;
+  if (!yaml().isMap(node)) return;
   const seen = new Set<unknown>();
   for (const pair of node.items) {
-    if (!isPair(pair)) continue;
+    if (!yaml().isPair(pair)) continue;
     const key = pair.key;
-    if (!isScalar(key)) {
+    if (!yaml().isScalar(key)) {
       duplicateKeys(key, at, lines, out);
       duplicateKeys(pair.value, at, lines, out);
       continue;
@@ -292,10 +282,10 @@ export function yamlToJs(src: YamlSource, what: string): unknown {
 /** Line of the first alias (`*name`), where an expansion bomb starts to go off. */
 function firstAliasLine(src: YamlSource): number | undefined {
   let line: number | undefined;
-  visit(src.doc, {
+  yaml().visit(src.doc, {
     Alias(_, node) {
       if (node.range) line = src.lines.linePos(node.range[0]).line;
-      return visit.BREAK;
+      return yaml().visit.BREAK;
     },
   });
   return line;

@@ -1,8 +1,7 @@
-import { stringify } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Catalog, type Problem, validateCatalog } from '../catalog/index.js';
 import { RefusedError, ValidationError } from '../infra/index.js';
-import { locateManifest, readManifestFile, readUtf8File } from '../model/index.js';
+import { locateManifest, readManifestFile, readUtf8File, yaml } from '../model/index.js';
 import { MANIFEST_EXAMPLE } from './manifest-example.js';
 import { defineOp, READ_ONLY } from './registry.js';
 import { reservedProjectNames } from './reserved-names.js';
@@ -110,7 +109,7 @@ export const configShow = defineOp({
       view: input.normalized ? ('normalized' as const) : ('on_disk' as const),
       manifest: ws.file.manifest,
       text: input.normalized
-        ? stringify(ws.file.manifest, { lineWidth: 0 })
+        ? yaml().stringify(ws.file.manifest, { lineWidth: 0 })
         : readUtf8File(ws.file.path, 'manifest'),
     };
   },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type EventsFeed, eventsFeed } from '../coord/index.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';

@@ -9,6 +9,7 @@ import {
 } from './component-ops.js';
 import { configExample, configShow, configValidate } from './config-ops.js';
 import { COORD_OPERATIONS } from './coord-operations.js';
+import { importRepoManifest } from './import-ops.js';
 import type { AnyOperation } from './registry.js';
 import { search } from './search-ops.js';
 import { sessionBegin, sessionDigestOp, sessionUpdateOp } from './session-ops.js';
@@ -50,6 +51,7 @@ export const OPERATIONS: AnyOperation[] = [
   sessionDigestOp,
   sessionUpdateOp,
   stateInfo,
+  importRepoManifest,
   ...COORD_OPERATIONS,
 ];
 export {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
 import type { OpContext } from './context.js';
 import type { AnyOperation } from './registry.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { OpContext } from './context.js';
 
 /** How an operation behaves; MCP hints, HTTP method choice and CLI confirmations come from this. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Catalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
 

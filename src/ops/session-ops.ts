@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/index.js';
 import { sha256Hex } from '../infra/index.js';
 import type { OpContext } from './context.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { stateBearerToken } from '../model/index.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';

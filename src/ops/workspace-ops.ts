@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MANIFEST_FILENAME } from '../model/index.js';
 import { initManifest } from '../workspace/index.js';
 import { table } from './format.js';

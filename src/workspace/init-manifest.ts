@@ -1,8 +1,7 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { stringify } from 'yaml';
 import { RefusedError, ValidationError, writeFileAtomicSync } from '../infra/index.js';
-import { readManifestFile } from '../model/index.js';
+import { readManifestFile, yaml } from '../model/index.js';
 import { discoverRepos } from './discover.js';
 
 export interface InitResult {
@@ -22,7 +21,7 @@ function draftText(root: string, kind: 'workspace' | 'application'): { text: str
       .replace(/[^A-Za-z0-9._-]/g, '-')
       .replace(/^[^A-Za-z0-9]+/, '') || 'workspace';
   if (kind === 'application') {
-    const body = stringify({ kind: 'application', name, paths: [], components: [] });
+    const body = yaml().stringify({ kind: 'application', name, paths: [], components: [] });
     return {
       text: `${SCHEMA_LINE}\n# Application manifest: list this app's parts under paths[] (see \`hub config example\`).\n${body}`,
       repos: 0,
@@ -35,7 +34,7 @@ function draftText(root: string, kind: 'workspace' | 'application'): { text: str
     if (!list.some((x) => x.name === r.name)) list.push({ name: r.name, path: r.path });
     projects.set(r.project, list);
   }
-  const body = stringify({
+  const body = yaml().stringify({
     workspace: {
       name,
       projects:

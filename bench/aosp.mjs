@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Imports the AOSP platform repo manifest with `hub import repo-manifest`, then times everyday commands on it.
+// Usage: npm run build && node bench/aosp.mjs [manifest.xml] [--runs 10]
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  createTempDir,
+  hubCase,
+  progress,
+  round,
+  runBench,
+  timeInterleaved,
+  timeSpawn,
+} from './lib/measure.mjs';
+
+const DEFAULT_XML = '/work/shared/data/aosp-platform-manifest.xml';
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: '10' } },
+});
+const XML = positionals[0] ?? DEFAULT_XML;
+const RUNS = Number(values.runs);
+
+if (!existsSync(XML)) {
+  process.stdout.write(`${JSON.stringify({ bench: 'aosp', skipped: `repo manifest not found: ${XML}` })}\n`);
+} else {
+  await runBench('aosp', ({ cleanup }) => {
+    const dir = cleanup(createTempDir('hub-bench-aosp-'));
+    const cache = cleanup(createTempDir('hub-bench-cache-'));
+    const manifest = join(dir, '.hub.yml');
+    const importCase = hubCase(['import', 'repo-manifest', XML, '--output', manifest, '--force', '--json']);
+    const imported = JSON.parse(timeSpawn(importCase.command, importCase.args, importCase).stdout);
+    progress(`imported ${XML}: ${imported.counts.projects} projects, ${imported.counts.repos} repos`);
+
+    const list = hubCase(['-c', manifest, 'workspace', 'repo', 'list', '--json'], { HUB_CACHE_DIR: cache });
+    const rows = JSON.parse(timeSpawn(list.command, list.args, list).stdout);
+    const sample = rows.repos.find((r) => r.id === 'frameworks/frameworks-base') ?? rows.repos[0];
+    const resolveArgs = ['-c', manifest, 'component', 'resolve', 'core/java/android/app/Activity.java'];
+    const scope = ['--project', sample.project, '--repo', sample.repo, '--json'];
+    const cases = {
+      import: importCase,
+      validate: hubCase(['-c', manifest, 'config', 'validate', '--json'], { HUB_CACHE_DIR: 'off' }),
+      resolveWarm: hubCase([...resolveArgs, ...scope], { HUB_CACHE_DIR: cache }),
+      resolveCold: hubCase([...resolveArgs, ...scope], { HUB_CACHE_DIR: 'off' }),
+      repoList: list,
+      node: { command: process.execPath, args: ['-e', '0'] },
+    };
+    const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'aosp' });
+    return {
+      source: XML,
+      xml_bytes: statSync(XML).size,
+      manifest_bytes: statSync(manifest).size,
+      projects: imported.counts.projects,
+      repos: imported.counts.repos,
+      groups: imported.counts.groups,
+      removed: imported.counts.removed,
+      includes_missing: imported.counts.includes_missing,
+      warnings: imported.warnings.length,
+      node_e0_ms: t.node.median_ms,
+      import_ms: t.import.median_ms,
+      validate_ms: t.validate.median_ms,
+      resolve_warm_ms: t.resolveWarm.median_ms,
+      resolve_cold_ms: t.resolveCold.median_ms,
+      repo_list_ms: t.repoList.median_ms,
+      ratio_resolve_warm: round(t.resolveWarm.median_ms / t.node.median_ms, 2),
+      resolved_in: sample.id,
+      runs: RUNS,
+      node: process.version,
+    };
+  });
+}

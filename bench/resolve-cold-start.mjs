@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Start-up cost of `hub component resolve` on a 1,000-repo workspace, against bare `node -e 0`.
+// Usage: npm run build && node bench/resolve-cold-start.mjs [--repos 1000] [--runs 30]
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateWorkspace } from './lib/generate.mjs';
+import {
+  createTempDir,
+  hubCase,
+  progress,
+  round,
+  runBench,
+  timeInterleaved,
+  timeSpawn,
+} from './lib/measure.mjs';
+
+const { values } = parseArgs({
+  options: { repos: { type: 'string', default: '1000' }, runs: { type: 'string', default: '30' } },
+});
+const REPOS = Number(values.repos);
+const RUNS = Number(values.runs);
+const FILE = 'services/svc-3/src/x.ts';
+
+await runBench('resolve-cold-start', ({ cleanup }) => {
+  const dir = cleanup(createTempDir('hub-bench-resolve-'));
+  const cache = cleanup(createTempDir('hub-bench-cache-'));
+  const ws = generateWorkspace(join(dir, 'ws'), { repos: REPOS, components: 10 });
+  progress(
+    `generated ${ws.manifestPath} (${ws.repos} repos, ${ws.components} components, ${ws.bytes} bytes)`,
+  );
+  const args = [
+    '-c',
+    ws.manifestPath,
+    'component',
+    'resolve',
+    FILE,
+    '--project',
+    ws.sample.project,
+    '--repo',
+    ws.sample.repo,
+    '--json',
+  ];
+  const warm = hubCase(args, { HUB_CACHE_DIR: cache });
+  const cold = hubCase(args, { HUB_CACHE_DIR: 'off' });
+
+  // The first run fills the cache; its answer also proves the command does what is timed.
+  const first = JSON.parse(timeSpawn(warm.command, warm.args, warm).stdout);
+  const expected = `${ws.sample.project}/${ws.sample.repo}/svc-3`;
+  if (first.id !== expected)
+    throw new Error(`resolve answered ${JSON.stringify(first)}; expected id ${expected}`);
+
+  const t = timeInterleaved(
+    { node: { command: process.execPath, args: ['-e', '0'] }, warm, cold },
+    { runs: RUNS, warmup: 3, label: 'resolve' },
+  );
+  return {
+    repos: ws.repos,
+    components: ws.components,
+    node_e0_ms: t.node.median_ms,
+    resolve_warm_ms: t.warm.median_ms,
+    resolve_cold_ms: t.cold.median_ms,
+    ratio_warm: round(t.warm.median_ms / t.node.median_ms, 2),
+    ratio_cold: round(t.cold.median_ms / t.node.median_ms, 2),
+    target_ratio: 2,
+    runs: RUNS,
+    node: process.version,
+  };
+});
