@@ -9,11 +9,13 @@ import {
 } from './component-ops.js';
 import { configExample, configShow, configValidate } from './config-ops.js';
 import { COORD_OPERATIONS } from './coord-operations.js';
+import { HTTP_OPERATIONS } from './http-operations.js';
 import { importRepoManifest } from './import-ops.js';
 import type { AnyOperation } from './registry.js';
 import { search } from './search-ops.js';
 import { sessionBegin, sessionDigestOp, sessionUpdateOp } from './session-ops.js';
 import { stateInfo } from './state-ops.js';
+import { VERSION_OPERATIONS } from './version-operations.js';
 import { init, workspaceRepoList } from './workspace-ops.js';
 
 export { BUILD_ID, HUB_VERSION } from './build-info.js';
@@ -53,6 +55,8 @@ export const OPERATIONS: AnyOperation[] = [
   stateInfo,
   importRepoManifest,
   ...COORD_OPERATIONS,
+  ...HTTP_OPERATIONS,
+  ...VERSION_OPERATIONS,
 ];
 export {
   describeField,

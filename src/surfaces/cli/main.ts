@@ -4,6 +4,7 @@ import { HUB_VERSION } from '../../ops/build-info.js';
 import { createContext, invoke, OPERATIONS } from '../../ops/index.js';
 import { buildProgram } from './build-program.js';
 import { reportError, writeErr, writeOut } from './output.js';
+import { addServeCommands } from './serve-commands.js';
 import { readStdin } from './stdin.js';
 
 /** A JSON object piped on stdin, or {} when nothing is piped. */
@@ -54,11 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       exit = await reportError(err, json, debug);
     }
   });
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => process.stdout.write(s),
-    writeErr: (s) => process.stderr.write(s),
-  });
+  addServeCommands(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
