@@ -1,7 +1,7 @@
 // Bundles the CLI with esbuild: one ESM entry plus lazily loaded chunks, so start-up stays small.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -21,8 +21,7 @@ const buildId = hashTree(join(root, 'src'), createHash('sha256'))
   .digest('hex')
   .slice(0, 16);
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { cli: join(root, 'src/surfaces/cli/entry.ts') },
   outdir: join(root, 'dist'),
   bundle: true,
@@ -42,5 +41,13 @@ await build({
   },
   define: { __HUB_BUILD_ID__: JSON.stringify(buildId), __HUB_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
+  write: false,
 });
+// Each file is replaced atomically, so a hub process started during a rebuild never sees half a bundle.
+for (const file of result.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  const tmp = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, file.contents);
+  renameSync(tmp, file.path);
+}
 process.stderr.write(`built dist/cli.js (build ${buildId})\n`);

@@ -8,6 +8,7 @@ import {
   componentShow,
 } from './component-ops.js';
 import { configExample, configShow, configValidate } from './config-ops.js';
+import { CONTEXT_OPERATIONS } from './context-operations.js';
 import { COORD_OPERATIONS } from './coord-operations.js';
 import { HTTP_OPERATIONS } from './http-operations.js';
 import { importRepoManifest } from './import-ops.js';
@@ -55,6 +56,7 @@ export const OPERATIONS: AnyOperation[] = [
   stateInfo,
   importRepoManifest,
   ...COORD_OPERATIONS,
+  ...CONTEXT_OPERATIONS,
   ...HTTP_OPERATIONS,
   ...VERSION_OPERATIONS,
 ];
