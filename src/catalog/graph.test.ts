@@ -1,8 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../../examples/demo-workspace.mjs';
-import { createTempDir, makeGitRepo, removeTempDir, writeManifest } from '../../test/fixtures/index.js';
-import { AmbiguousError, errorMapping, HubError, NotFoundError, ValidationError } from '../infra/index.js';
+import {
+  createTempDir,
+  makeGitRepo,
+  removeTempDir,
+  thrown,
+  writeManifest,
+} from '../../test/fixtures/index.js';
+import { AmbiguousError, errorMapping, NotFoundError, ValidationError } from '../infra/index.js';
 import { parseManifestText, readManifestFile } from '../model/manifest-file.js';
 import { Catalog } from './catalog.js';
 import {
@@ -15,16 +21,6 @@ import {
   parseDepth,
   parseDirection,
 } from './graph.js';
-
-function thrown(fn: () => unknown): HubError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(HubError);
-    return err as HubError;
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
 
 const nodeIds = (g: GraphResult) => g.nodes.map((n) => n.id).sort();
 const distances = (g: GraphResult) => Object.fromEntries(g.nodes.map((n) => [n.id, n.distance]));

@@ -6,24 +6,15 @@ import {
   createTempDir,
   makeGitRepo,
   removeTempDir,
+  thrown,
   writeManifest,
 } from '../../test/fixtures/index.js';
-import { errorMapping, HubError, RefusedError, ValidationError } from '../infra/index.js';
+import { errorMapping, RefusedError, ValidationError } from '../infra/index.js';
 import { parseManifestText, readManifestFile } from '../model/manifest-file.js';
 import { appendComponents } from './apply.js';
 import { Catalog } from './catalog.js';
 import { draftComponent, targetRepo } from './init.js';
 import { validateCatalog } from './validate.js';
-
-function thrown(fn: () => unknown): HubError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(HubError);
-    return err as HubError;
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
 
 const MANIFEST = `# Init test workspace: this header comment must survive an apply.
 workspace:

@@ -7,23 +7,13 @@ import {
   createTempDir,
   makeGitRepo,
   removeTempDir,
+  thrown,
   writeManifest,
 } from '../../test/fixtures/index.js';
-import { AmbiguousError, HubError, ValidationError } from '../infra/index.js';
+import { AmbiguousError, ValidationError } from '../infra/index.js';
 import { parseManifestText, readManifestFile } from '../model/manifest-file.js';
 import { Catalog } from './catalog.js';
 import { longestMatch, type ResolveInput, resolveComponent } from './resolve.js';
-
-/** Runs `fn` and returns what it threw (fails the test when nothing was thrown). */
-function thrown(fn: () => unknown): HubError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(HubError);
-    return err as HubError;
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
 
 describe('resolveComponent on a multi-repo workspace', () => {
   let ws: BuiltWorkspace;

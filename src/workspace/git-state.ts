@@ -58,41 +58,24 @@ export async function repoGitState(root: string): Promise<RepoGitState> {
   return state;
 }
 
-/** Commits on HEAD newer than `since` (ISO), newest first, at most `max`. */
-export async function commitsSince(
-  root: string,
-  since: string | undefined,
-  max = 20,
-): Promise<{ count: number; commits: Commit[] }> {
-  const args = ['log', '--format=%H%x09%cI%x09%s', '--no-merges'];
-  if (since) args.push(`--since=${since}`);
-  const r = await runGit([...args, `-n${max}`], { cwd: root });
-  if (r.code !== 0) return { count: 0, commits: [] };
-  const commits = r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const [sha, at, ...rest] = l.split('\t');
-      return { sha: sha!, at: at!, subject: rest.join('\t') };
-    })
-    // git's --since has one-second granularity; keep only commits strictly after the boundary.
-    .filter((c) => !since || Date.parse(c.at) > Date.parse(since));
-  let count = commits.length;
-  if (commits.length === max && since) {
-    const n = await runGit(['rev-list', '--count', '--no-merges', `--since=${since}`, 'HEAD'], { cwd: root });
-    if (n.code === 0) count = Number(n.stdout.trim()) || count;
-  }
-  return { count, commits };
+export interface CommitLog {
+  /** Every matching commit, even beyond the ones listed. */
+  count: number;
+  /** Newest first, at most the requested number. */
+  commits: Commit[];
 }
 
-/** Commits reachable from HEAD but not from `base` (exact, unlike --since); undefined when `base` is unknown here. */
-export async function commitsAfter(
+/**
+ * Lists commits selected by `selector` (git log arguments), newest first, at most `max`, with the full count.
+ * Undefined when git refuses the selector (an unknown base commit, say).
+ */
+async function commitLog(
   root: string,
-  base: string,
-  max = 20,
-): Promise<{ count: number; commits: Commit[] } | undefined> {
-  const range = `${base}..HEAD`;
-  const r = await runGit(['log', '--format=%H%x09%cI%x09%s', '--no-merges', `-n${max}`, range], {
+  selector: string[],
+  max: number,
+  keep: (c: Commit) => boolean = () => true,
+): Promise<CommitLog | undefined> {
+  const r = await runGit(['log', '--format=%H%x09%cI%x09%s', '--no-merges', `-n${max}`, ...selector], {
     cwd: root,
   });
   if (r.code !== 0) return undefined;
@@ -102,11 +85,39 @@ export async function commitsAfter(
     .map((l) => {
       const [sha, at, ...rest] = l.split('\t');
       return { sha: sha!, at: at!, subject: rest.join('\t') };
-    });
+    })
+    .filter(keep);
   let count = commits.length;
   if (commits.length === max) {
-    const n = await runGit(['rev-list', '--count', '--no-merges', range], { cwd: root });
+    const n = await runGit(
+      [
+        'rev-list',
+        '--count',
+        '--no-merges',
+        ...selector,
+        ...(selector.some((a) => a.includes('..')) ? [] : ['HEAD']),
+      ],
+      { cwd: root },
+    );
     if (n.code === 0) count = Number(n.stdout.trim()) || count;
   }
   return { count, commits };
+}
+
+/** Commits on HEAD newer than `since` (ISO), newest first, at most `max`. */
+export async function commitsSince(root: string, since: string | undefined, max = 20): Promise<CommitLog> {
+  // git's --since has one-second granularity; keep only commits strictly after the boundary.
+  const after = since ? Date.parse(since) : undefined;
+  const log = await commitLog(
+    root,
+    since ? [`--since=${since}`] : [],
+    max,
+    (c) => after === undefined || Date.parse(c.at) > after,
+  );
+  return log ?? { count: 0, commits: [] };
+}
+
+/** Commits reachable from HEAD but not from `base` (exact, unlike --since); undefined when `base` is unknown here. */
+export function commitsAfter(root: string, base: string, max = 20): Promise<CommitLog | undefined> {
+  return commitLog(root, [`${base}..HEAD`], max);
 }
