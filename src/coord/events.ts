@@ -128,16 +128,20 @@ export function parseSince(since: string): number {
 const objectiveOf = (e: CoordEvent) =>
   typeof e.data.objective_id === 'string' ? e.data.objective_id : undefined;
 
+/** Backends whose objectives and handoffs are hub's own documents, so the derived stream applies. */
+const DERIVING_BACKENDS = new Set(['local', 'http']);
+
 /**
- * The events feed: derived objective and handoff events plus `coord.events` on the local backend, only
- * `coord.events` on every other backend. Sorted by timestamp; `since` is exclusive, so passing `next_cursor`
+ * The events feed: derived objective and handoff events plus `coord.events` on the local backend and on a hub
+ * server reached through the http backend (whose documents are the server's, so the feed is the one the server
+ * serves); only `coord.events` on the direct memory and cloud backends, as the spec says. Sorted by timestamp; `since` is exclusive, so passing `next_cursor`
  * back as `since` returns only newer events.
  */
 export async function eventsFeed(store: DocumentStore, filter: EventsFilter = {}): Promise<EventsFeed> {
   const sinceMs = filter.since === undefined ? undefined : parseSince(filter.since);
   const persisted = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value).events;
   let events = [...persisted];
-  if (store.backend === 'local') {
+  if (DERIVING_BACKENDS.has(store.backend)) {
     const objectives = parseDoc(
       DOCS.objectives,
       ObjectivesDocSchema,

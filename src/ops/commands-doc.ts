@@ -1,10 +1,12 @@
+import type * as z from 'zod';
 import type { AnyOperation } from './registry.js';
-import { optionsFromSchema } from './schema-options.js';
+import { isRequired, optionsFromSchema } from './schema-options.js';
 
 /** The docs table of commands, generated from the registry (docs/commands.md). */
 export function commandsMarkdown(ops: AnyOperation[]): string {
   const rows = ops.map((op) => {
-    const args = (op.cli?.args ?? []).map((a) => `<${a}>`).join(' ');
+    const shape = op.input.shape as Record<string, z.ZodType>;
+    const args = (op.cli?.args ?? []).map((a) => (isRequired(shape[a]!) ? `<${a}>` : `[${a}]`)).join(' ');
     const cli = op.cli ? `\`hub ${op.cli.command}${args ? ` ${args}` : ''}\`` : '-';
     const options = optionsFromSchema(op.input.shape, op.cli?.args ?? [])
       .map((o) => `\`--${o.kind === 'boolean' && o.defaultValue === true ? 'no-' : ''}${o.flag}\``)

@@ -177,7 +177,8 @@ export const componentDetect = defineOp({
       )}${r.applied ? `\nwrote ${r.written.length} component(s)` : ''}`,
   },
   mcp: { tool: 'hub_component_detect' },
-  http: [{ method: 'GET', route: '/v3/ops/components/detect', input: 'query' }],
+  // The spec's GET detect never writes: apply stays false on HTTP (the CLI and MCP may apply).
+  http: [{ method: 'GET', route: '/v3/ops/components/detect', input: 'query', fixed: { apply: false } }],
 });
 
 export const componentInit = defineOp({

@@ -56,7 +56,7 @@ export function createContext(init: ContextInit): OpContext {
     store() {
       if (!opened) {
         const info = describeStore(this.appConfig().config, this.root());
-        opened = { store: init.store ?? openStore(info), info };
+        opened = { store: init.store ?? openStore(info, this.appConfig().config.state), info };
       }
       return opened;
     },

@@ -1,4 +1,6 @@
+import { repoOpen } from './open-op.js';
 import type { AnyOperation } from './registry.js';
+import { repoResolve } from './repo-resolve-op.js';
 
-/** Operations that exist for the HTTP server's routes (document routes, open, repo resolve). */
-export const HTTP_OPERATIONS: AnyOperation[] = [];
+/** Operations that exist for the HTTP server's routes (open, repo resolve). */
+export const HTTP_OPERATIONS: AnyOperation[] = [repoResolve, repoOpen];

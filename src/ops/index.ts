@@ -32,6 +32,18 @@ export type {
   OpAttributes,
   Operation,
 } from './registry.js';
+export {
+  appendStateItem,
+  asksWholeDocument,
+  cachedStateDocument,
+  checkDocumentName,
+  type DocumentSnapshot,
+  readStateDocument,
+  replaceStateDocument,
+  SHARED_DOCUMENTS,
+  type SharedDocument,
+  STATE_ROUTE,
+} from './state-documents.js';
 
 /** Every operation hub has, in help order. Surfaces walk this list. */
 export const OPERATIONS: AnyOperation[] = [

@@ -36,6 +36,8 @@ export interface HttpBinding {
   input: 'query' | 'body' | 'none';
   /** Status for NotFoundError when the spec names another (400 in some component routes). */
   notFoundStatus?: number;
+  /** Input the route fixes (GET component detect never writes: `{apply: false}`); another value is a 400. */
+  fixed?: Record<string, unknown>;
 }
 
 export type Gate = 'active' | 'none';

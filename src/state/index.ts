@@ -1,3 +1,4 @@
+export { createHttpStore, type HttpStoreOptions, parseStateUrl } from './backends/http.js';
 export {
   ACL_COLLECTIONS,
   createLocalStore,
@@ -8,6 +9,14 @@ export { createMemoryStore } from './backends/memory.js';
 export { canonicalJson, EMPTY_ETAG, etagOf } from './etag.js';
 export { acquireLock, type LockOptions } from './file-lock.js';
 export { describeStore, openStore, type StoreInfo } from './open-store.js';
+export {
+  DOCUMENT_NAME_RE,
+  LIST_KEY_RE,
+  SHARED_DOCUMENTS,
+  type SharedDocument,
+  STATE_ROUTE,
+  sharedDocument,
+} from './remote-routes.js';
 export {
   appendItem,
   type DocumentStore,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { RefusedError } from '../infra/index.js';
-import { type AppConfig, stateDefaults } from '../model/index.js';
+import { type AppConfig, stateBearerToken, stateDefaults } from '../model/index.js';
+import { createHttpStore } from './backends/http.js';
 import { createLocalStore } from './backends/local.js';
 import { createMemoryStore } from './backends/memory.js';
 import type { DocumentStore } from './store.js';
@@ -32,15 +33,25 @@ export function describeStore(config: AppConfig, root: string): StoreInfo {
   };
 }
 
-export function openStore(info: StoreInfo): DocumentStore {
+/**
+ * Opens the backend `info` names. `state` (the application config's state section) carries what `info` must not
+ * show: the bearer token of the http backend, and its timeout.
+ */
+export function openStore(info: StoreInfo, state?: AppConfig['state']): DocumentStore {
   switch (info.backend) {
     case 'local':
       return createLocalStore({ dir: info.location });
     case 'memory':
       return createMemoryStore();
+    case 'http':
+      return createHttpStore({
+        url: info.location,
+        token: state ? stateBearerToken(state) : undefined,
+        timeoutMs: state?.timeout_ms,
+      });
     default:
       throw new RefusedError(
-        `state backend '${info.backend}' is not available in this build yet; use local or memory`,
+        `state backend '${info.backend}' is not available in this build yet; use local, http or memory`,
         {
           backend: info.backend,
           rule: 'backend_available',

@@ -19,6 +19,12 @@ export interface DocumentStore {
   /** Appends an item to the list under `key` without compare-and-swap (handoff create). */
   append(name: string, key: string, item: unknown): Promise<string>;
   close?(): Promise<void>;
+  /**
+   * A cheap token that changes whenever the document may have changed (a read cache keys on it), or undefined
+   * when the backend cannot tell cheaply or the document changed too recently to trust timestamps. Taken before
+   * the read it guards, so what is cached under a token is never older than the token.
+   */
+  version?(name: string): string | undefined;
 }
 
 export interface UpdateOptions {

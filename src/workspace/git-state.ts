@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../infra/index.js';
+import { runInRepos, splitBefore } from './git-batch.js';
 
 export interface RepoGitState {
   is_git_repo: boolean;
@@ -21,23 +22,21 @@ export interface Commit {
   subject: string;
 }
 
-/** Branch, head, dirty state and upstream distance of one checkout, from `git status --porcelain=v2 --branch`. */
-export async function repoGitState(root: string): Promise<RepoGitState> {
-  const none: RepoGitState = {
-    is_git_repo: false,
-    branch: null,
-    head: null,
-    dirty: false,
-    changes: 0,
-    ahead: null,
-    behind: null,
-    head_commit_at: null,
-  };
-  if (!existsSync(join(root, '.git'))) return none;
-  const st = await runGit(['status', '--porcelain=v2', '--branch'], { cwd: root });
-  if (st.code !== 0) return { ...none, is_git_repo: true, error: st.stderr.trim().split('\n')[0] };
-  const state: RepoGitState = { ...none, is_git_repo: true };
-  for (const line of st.stdout.split('\n')) {
+const NO_REPO: RepoGitState = {
+  is_git_repo: false,
+  branch: null,
+  head: null,
+  dirty: false,
+  changes: 0,
+  ahead: null,
+  behind: null,
+  head_commit_at: null,
+};
+
+/** Parses `git status --porcelain=v2 --branch` output of a checkout. */
+export function parseStatusV2(stdout: string): RepoGitState {
+  const state: RepoGitState = { ...NO_REPO, is_git_repo: true };
+  for (const line of stdout.split('\n')) {
     if (line.startsWith('# branch.head '))
       state.branch = line.slice(14) === '(detached)' ? null : line.slice(14);
     else if (line.startsWith('# branch.oid '))
@@ -51,11 +50,50 @@ export async function repoGitState(root: string): Promise<RepoGitState> {
     } else if (line !== '' && !line.startsWith('#')) state.changes++;
   }
   state.dirty = state.changes > 0;
-  if (state.head) {
+  return state;
+}
+
+const STATUS_ARGS = ['status', '--porcelain=v2', '--branch'];
+
+/**
+ * Branch, head, dirty state and upstream distance of one checkout, from `git status --porcelain=v2 --branch`.
+ * `headTime: false` skips the second git call that reads the head commit's time (callers with a cache).
+ */
+export async function repoGitState(root: string, opts: { headTime?: boolean } = {}): Promise<RepoGitState> {
+  if (!existsSync(join(root, '.git'))) return NO_REPO;
+  const st = await runGit(STATUS_ARGS, { cwd: root });
+  if (st.code !== 0) return { ...NO_REPO, is_git_repo: true, error: st.stderr.trim().split('\n')[0] };
+  const state = parseStatusV2(st.stdout);
+  if (state.head && opts.headTime !== false) {
     const log = await runGit(['log', '-1', '--format=%cI'], { cwd: root });
     if (log.code === 0) state.head_commit_at = log.stdout.trim() || null;
   }
   return state;
+}
+
+/**
+ * repoGitState for many checkouts (without the head time), through `git for-each-repo` batches: a few
+ * processes started from node instead of one per repository (see runInRepos).
+ */
+export async function repoGitStates(
+  roots: readonly string[],
+  opts: { parallel?: number } = {},
+): Promise<RepoGitState[]> {
+  const out: RepoGitState[] = roots.map(() => NO_REPO);
+  const git = roots.flatMap((r, i) => (existsSync(join(r, '.git')) ? [i] : []));
+  const results = await runInRepos(
+    git.map((i) => roots[i]!),
+    STATUS_ARGS,
+    (stdout) => splitBefore(stdout, '# branch.oid '),
+    opts,
+  );
+  results.forEach((r, k) => {
+    out[git[k]!] =
+      r.code === 0
+        ? parseStatusV2(r.stdout)
+        : { ...NO_REPO, is_git_repo: true, error: r.stderr.trim().split('\n')[0] };
+  });
+  return out;
 }
 
 export interface CommitLog {

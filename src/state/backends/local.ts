@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   HubError,
@@ -19,6 +19,12 @@ export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'ag
 export const DERIVED_EVENTS_DOCUMENT = 'events';
 
 const NAME_RE = /^[a-z][a-z0-9_.-]*$/;
+
+/**
+ * File timestamps are coarse (a clock tick, or a second on some filesystems): a file modified less than this long
+ * ago could change again without its timestamp moving, so `version` gives no token for it (as git's "racy clean").
+ */
+const RACY_MS = 2_000;
 
 /** A lock-free read met an unparsable file; the read retries under the lock, which quarantines it. */
 class CorruptDocument extends Error {}
@@ -45,6 +51,8 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       throw new ValidationError(`invalid state document name '${name}'`, { field: 'name', value: name });
     return join(dir, `${name}.json`);
   };
+  // `version` runs on every cached GET of the HTTP server: it skips re-checking and re-joining known names.
+  const versionPaths = new Map<string, string>();
   const ensureDirs = () => {
     mkdirSync(lockDir, { recursive: true });
     for (const c of ACL_COLLECTIONS) mkdirSync(join(dir, c), { recursive: true });
@@ -120,6 +128,24 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
         writeFileAtomicSync(fileOf(name), `${JSON.stringify(value, null, 2)}\n`);
         return etagOf(value)!;
       });
+    },
+    version(name) {
+      let file = versionPaths.get(name);
+      if (file === undefined) {
+        file = fileOf(name);
+        if (versionPaths.size < 1024) versionPaths.set(name, file);
+      }
+      let st: import('node:fs').Stats | undefined;
+      try {
+        st = statSync(file, { throwIfNoEntry: false });
+      } catch {
+        return undefined;
+      }
+      if (!st) return 'absent';
+      // Every write renames a new file into place: inode, size and times together change on each one.
+      const now = Date.now();
+      if (now - st.mtimeMs < RACY_MS || now - st.ctimeMs < RACY_MS) return undefined;
+      return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     },
     async append(name, key, item) {
       if (name === DERIVED_EVENTS_DOCUMENT)

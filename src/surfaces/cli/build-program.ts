@@ -7,14 +7,16 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   component: 'Component catalog: list, show, resolve paths, graph, detect and init components.',
   config: 'The manifest (.hub.yml): validate, show, example.',
   appconfig: 'The application config (hub.config.yaml): info, validate, patch.',
-  workspace: 'Workspace-wide views: repositories.',
+  workspace: 'Workspace-wide views: readiness summary, health, paged list, repositories, content grep.',
   'workspace repo': 'Repositories of the workspace.',
   session: 'Work sessions: what changed since last time, the active objective, the session boundary.',
-  context: 'Coordination for agents: objectives, handoffs, approvals, events, pause and resume.',
+  context:
+    'Context for agents: packs, compile, switch, snapshots; objectives, handoffs, approvals, events, pause/resume.',
   'context objective': 'Objectives: what agents are working towards.',
   'context handoff': 'Handoffs between agents, claimed with a TTL.',
   'context approval': 'Approval requests that wait for a human decision.',
   state: 'The coordination state store.',
+  repo: 'Managed repositories: resolve a reference, open in the editor.',
   import: 'Import other manifest formats.',
 };
 
@@ -94,8 +96,12 @@ export function buildProgram(
   for (const op of ops) {
     if (!op.cli) continue;
     const words = op.cli.command.split(' ');
-    const parent = groupFor(words.slice(0, -1));
-    const cmd = parent.command(words[words.length - 1]!).description(op.summary);
+    // A command may be both a leaf and a group (`version` and `version check`): reuse it either way round.
+    const key = words.join(' ');
+    const cmd = (
+      groups.get(key) ?? groupFor(words.slice(0, -1)).command(words[words.length - 1]!)
+    ).description(op.summary);
+    groups.set(key, cmd);
     if (op.description) cmd.addHelpText('after', `\n${op.description}`);
     if (op.cli.help) cmd.addHelpText('after', `\n${op.cli.help}`);
     const shape = op.input.shape as Record<string, import('zod').ZodType>;

@@ -1,0 +1,260 @@
+import { existsSync } from 'node:fs';
+import type { Catalog, CatalogRepo } from '../catalog/index.js';
+import { type RepoGitState, repoGitState, repoGitStates } from '../workspace/index.js';
+import {
+  type CommitCache,
+  type CommitMeta,
+  headCommit,
+  headCommits,
+  openCommitCache,
+} from './commit-cache.js';
+import { type RepoScan, type StackHint, scanRepo } from './repo-scan.js';
+
+/** Longest agent_instructions excerpt a card carries. */
+export const INSTRUCTIONS_EXCERPT = 240;
+/** Most components listed on one card. */
+export const CARD_COMPONENTS = 12;
+/** A head commit older than this many days flags the repository as stale. */
+export const STALE_DAYS = 180;
+
+export interface CiSummary {
+  provider: string | null;
+  config: string | null;
+  /** Where it was learned: the manifest's `ci`, files in the checkout, or both. */
+  source: 'manifest' | 'detected' | 'manifest+detected';
+  workflows?: string[];
+}
+
+/** Tier 1: what an agent needs to know about one repository before touching it. */
+export interface RepoCard {
+  project: string;
+  repo: string;
+  /** Absolute checkout directory. */
+  path: string;
+  status: 'synced' | 'missing';
+  exists: boolean;
+  is_git_repo: boolean;
+  branch: string | null;
+  dirty: boolean;
+  /** Changed or untracked paths. */
+  changes: number;
+  ahead: number | null;
+  behind: number | null;
+  head_commit_age_days: number | null;
+  last_commit?: { sha: string; subject: string };
+  /** Subjects of the two commits before the head. */
+  earlier_subjects?: string[];
+  default_branch?: string;
+  url?: string;
+  description?: string;
+  /** First paragraph of the README. */
+  readme?: string;
+  tags?: Record<string, string | number | boolean>;
+  agent_instructions?: string;
+  /** Root entries, folders with a trailing slash. */
+  top_level?: string[];
+  stack_hints: StackHint[] | string[];
+  health_flags: string[];
+  ci: CiSummary | null;
+  agent_files?: string[];
+  components?: CardComponent[];
+  components_total?: number;
+  error?: string;
+}
+
+export interface CardComponent {
+  name: string;
+  path: string;
+  kind?: string;
+  language?: string | string[];
+  /** Named commands run from the component folder (build, test, ...). */
+  commands?: Record<string, string>;
+}
+
+export interface CardOptions {
+  now: Date;
+  cache?: CommitCache;
+}
+
+function excerpt(text: string | undefined, max = INSTRUCTIONS_EXCERPT): string | undefined {
+  const t = text?.trim().replace(/\s+/g, ' ');
+  if (!t) return undefined;
+  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+}
+
+function ciSummary(
+  repo: CatalogRepo,
+  scan: RepoScan | undefined,
+): { ci: CiSummary | null; missing: boolean } {
+  const declared = repo.raw?.ci;
+  const detected = scan?.ci[0];
+  if (!declared && !detected) return { ci: null, missing: false };
+  const d: { provider?: string; workflow?: string; pipeline?: string } =
+    typeof declared === 'string' ? { provider: declared } : (declared ?? {});
+  const config = d.workflow ?? d.pipeline ?? null;
+  const missing = Boolean(config && scan && !scan.seen.has(config.replace(/^\.\//, '')));
+  const provider = d.provider ?? detected?.provider ?? null;
+  const source = declared ? (detected ? 'manifest+detected' : 'manifest') : 'detected';
+  const workflows = provider === 'github_actions' && scan?.workflows.length ? scan.workflows : undefined;
+  return {
+    ci: { provider, config: config ?? detected?.config ?? null, source, ...(workflows ? { workflows } : {}) },
+    missing,
+  };
+}
+
+function healthFlags(
+  repo: CatalogRepo,
+  exists: boolean,
+  git: RepoGitState | undefined,
+  ageDays: number | null,
+  scan: RepoScan | undefined,
+  ci: { ci: CiSummary | null; missing: boolean },
+): string[] {
+  if (!exists) return ['missing_checkout'];
+  const flags: string[] = [];
+  if (!git?.is_git_repo) flags.push('not_a_git_repo');
+  else {
+    if (git.error) flags.push('git_error');
+    if (git.head && git.branch === null) flags.push('detached_head');
+    if (!git.head && !git.error) flags.push('no_commits');
+    if (git.dirty) flags.push('uncommitted_changes');
+    if ((git.ahead ?? 0) > 0) flags.push('unpushed_commits');
+    if ((git.behind ?? 0) > 0) flags.push('behind_upstream');
+    if (repo.url && git.branch && git.ahead === null) flags.push('no_upstream');
+  }
+  if (ageDays !== null && ageDays > STALE_DAYS) flags.push('stale');
+  if (!ci.ci) flags.push('no_ci');
+  if (ci.missing) flags.push('ci_config_missing');
+  if (scan && !scan.readme) flags.push('no_readme');
+  return flags;
+}
+
+interface Gathered {
+  exists: boolean;
+  git: RepoGitState | undefined;
+  meta: CommitMeta | undefined;
+}
+
+function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Date): RepoCard {
+  const { exists, git, meta } = g;
+  let ageDays: number | null = null;
+  let last: { sha: string; subject: string } | undefined;
+  if (git?.head && meta) {
+    const t = Date.parse(meta.at);
+    ageDays = Number.isNaN(t) ? null : Math.max(0, Math.floor((now.getTime() - t) / 86_400_000));
+    last = { sha: git.head.slice(0, 12), subject: meta.subject };
+  }
+  const earlier = meta?.earlier ?? [];
+  const scan = exists ? scanRepo(repo.root) : undefined;
+  const ci = ciSummary(repo, scan);
+  const comps = catalog.componentsByRepo.get(repo.id) ?? [];
+  const raw = repo.raw;
+  return {
+    project: repo.project,
+    repo: repo.name,
+    path: repo.root,
+    status: exists ? 'synced' : 'missing',
+    exists,
+    is_git_repo: Boolean(git?.is_git_repo),
+    branch: git?.branch ?? null,
+    dirty: Boolean(git?.dirty),
+    changes: git?.changes ?? 0,
+    ahead: git?.ahead ?? null,
+    behind: git?.behind ?? null,
+    head_commit_age_days: ageDays,
+    ...(last ? { last_commit: last } : {}),
+    ...(earlier.length ? { earlier_subjects: earlier } : {}),
+    ...(raw?.default_branch ? { default_branch: raw.default_branch } : {}),
+    ...(repo.url ? { url: repo.url } : {}),
+    ...(repo.description ? { description: repo.description } : {}),
+    ...(scan?.readme_excerpt ? { readme: scan.readme_excerpt } : {}),
+    ...(Object.keys(repo.tags).length ? { tags: repo.tags } : {}),
+    ...(excerpt(raw?.agent_instructions) ? { agent_instructions: excerpt(raw?.agent_instructions) } : {}),
+    ...(scan?.top_level.length ? { top_level: scan.top_level } : {}),
+    stack_hints: scan?.stack_hints.slice(0, 8) ?? [],
+    health_flags: healthFlags(repo, exists, git, ageDays, scan, ci),
+    ci: ci.ci,
+    ...(scan?.agent_files.length ? { agent_files: scan.agent_files } : {}),
+    ...(comps.length
+      ? {
+          components: comps.slice(0, CARD_COMPONENTS).map(
+            (c): CardComponent => ({
+              name: c.name,
+              path: c.path,
+              ...(c.kind ? { kind: c.kind } : {}),
+              ...(c.raw.language ? { language: c.raw.language } : {}),
+              ...(c.raw.commands && Object.keys(c.raw.commands).length ? { commands: c.raw.commands } : {}),
+            }),
+          ),
+          ...(comps.length > CARD_COMPONENTS ? { components_total: comps.length } : {}),
+        }
+      : {}),
+    ...(git?.error ? { error: git.error } : {}),
+  };
+}
+
+/** One repository card: git state (one or two git processes), a bounded file scan and the manifest entry. */
+export async function buildRepoCard(
+  catalog: Catalog,
+  repo: CatalogRepo,
+  opts: CardOptions,
+): Promise<RepoCard> {
+  const cache = opts.cache ?? openCommitCache();
+  const exists = existsSync(repo.root);
+  const git = exists ? await repoGitState(repo.root, { headTime: false }) : undefined;
+  const meta = git?.head ? await headCommit(repo.root, git.head, cache) : undefined;
+  return assembleCard(catalog, repo, { exists, git, meta }, opts.now);
+}
+
+/**
+ * Cards for many repositories. Git is read in batches (`git for-each-repo`, a few processes for all of them),
+ * and head commits already in the cache cost nothing; order is kept.
+ */
+export async function buildRepoCards(
+  catalog: Catalog,
+  repos: readonly CatalogRepo[],
+  opts: CardOptions & { concurrency?: number },
+): Promise<RepoCard[]> {
+  const cache = opts.cache ?? openCommitCache();
+  const exists = repos.map((r) => existsSync(r.root));
+  const present = repos.flatMap((_, i) => (exists[i] ? [i] : []));
+  const states = await repoGitStates(
+    present.map((i) => repos[i]!.root),
+    { parallel: opts.concurrency },
+  );
+  const git: Array<RepoGitState | undefined> = repos.map(() => undefined);
+  present.forEach((i, k) => {
+    git[i] = states[k];
+  });
+  const withHead = repos.flatMap((r, i) => (git[i]?.head ? [{ i, root: r.root, head: git[i]!.head! }] : []));
+  const metas = await headCommits(withHead, cache, { parallel: opts.concurrency });
+  const meta: Array<CommitMeta | undefined> = repos.map(() => undefined);
+  withHead.forEach((h, k) => {
+    meta[h.i] = metas[k];
+  });
+  return repos.map((r, i) =>
+    assembleCard(catalog, r, { exists: exists[i]!, git: git[i], meta: meta[i] }, opts.now),
+  );
+}
+
+/** The card without its optional detail: what survives when a budget is tight. */
+export function compactCard(card: RepoCard): RepoCard {
+  const {
+    description: _d,
+    readme: _r,
+    top_level: _tl,
+    earlier_subjects: _e,
+    agent_instructions: _a,
+    components: _c,
+    components_total: _t,
+    last_commit: _l,
+    agent_files: _f,
+    tags: _g,
+    ...rest
+  } = card;
+  return {
+    ...rest,
+    stack_hints: card.stack_hints.map((h) => (typeof h === 'string' ? h : h.stack)),
+    ci: card.ci ? { provider: card.ci.provider, config: card.ci.config, source: card.ci.source } : null,
+  };
+}

@@ -1,0 +1,66 @@
+import { type Catalog, componentGraph, componentView, findComponent, parseDepth } from '../catalog/index.js';
+import { NotFoundError, ValidationError } from '../infra/index.js';
+import { effectiveProfile } from '../profile/index.js';
+import type { ExtraSection } from './pack.js';
+
+export const COMPILE_DEFAULT_DEPTH = 0;
+export const COMPILE_MAX_DEPTH = 5;
+
+export interface CompileInput {
+  project: string;
+  repo: string;
+  component?: string;
+  depth?: number | string;
+  task_id?: string;
+  graph_id?: string;
+}
+
+export interface CompiledSections {
+  sections: ExtraSection[];
+  depth: number;
+  /** The component's id when one was named. */
+  component: string | null;
+}
+
+/**
+ * The sections `context compile` adds to a repository-scoped pack. With a component: `component`,
+ * `component_graph` (depth default 0, capped at 5) and `effective_profile`. An unknown component, or a
+ * three-segment id that disagrees with project/repo, is an error: compile never falls back to the repository.
+ */
+export function compileSections(catalog: Catalog, input: CompileInput): CompiledSections {
+  const repoId = `${input.project}/${input.repo}`;
+  const repo = catalog.repoById.get(repoId);
+  if (!repo) {
+    throw new NotFoundError(`no repository '${repoId}' in the manifest`, {
+      field: 'repo',
+      value: repoId,
+      rule: 'unknown_repository',
+    });
+  }
+  if (Boolean(input.task_id) !== Boolean(input.graph_id)) {
+    throw new ValidationError('task_id and graph_id go together: pass both or neither', {
+      field: input.task_id ? 'graph_id' : 'task_id',
+      rule: 'together',
+    });
+  }
+  const depth = parseDepth(input.depth, COMPILE_DEFAULT_DEPTH, COMPILE_MAX_DEPTH);
+  const sections: ExtraSection[] = [{ key: 'scope', value: { project: input.project, repo: input.repo } }];
+  if (input.task_id && input.graph_id)
+    sections.push({ key: 'task', value: { graph_id: input.graph_id, task_id: input.task_id } });
+  if (input.component === undefined) return { sections, depth, component: null };
+  const c = findComponent(catalog, input.component, { project: input.project, repo: input.repo });
+  const profile = effectiveProfile(catalog, { project: c.project, repo: c.repo, component: c.name });
+  sections.push(
+    {
+      key: 'component',
+      value: { ...componentView(c), directory: c.path === '.' ? repo.root : `${repo.root}/${c.path}` },
+    },
+    {
+      key: 'component_graph',
+      value: componentGraph(catalog, { component: c.id, depth }),
+      droppable: true,
+    },
+    { key: 'effective_profile', value: profile },
+  );
+  return { sections, depth, component: c.id };
+}

@@ -1,0 +1,345 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as z from 'zod';
+import {
+  buildRepoCard,
+  buildSnapshot,
+  COMPILE_MAX_DEPTH,
+  type ContextPack,
+  compileSections,
+  layeredInstructions,
+  loadTokenCounter,
+  MAP_PAGE_MAX,
+  openCommitCache,
+  type PackDeps,
+  type PackRequest,
+  pickObjective,
+  producePack,
+  REPOMIX_PROFILES,
+  type Snapshot,
+  shellExports,
+  stampTokens,
+  switchEnv,
+  switchPrompt,
+  switchTarget,
+  type Tier,
+} from '../context/index.js';
+import { listObjectives, updateSession } from '../coord/index.js';
+import { NotFoundError, sha256Hex } from '../infra/index.js';
+import { effectiveProfile } from '../profile/index.js';
+import type { OpContext } from './context.js';
+import { coordDeps } from './coord-deps.js';
+import { cacheDir } from './load-workspace.js';
+import { defineOp, READ_ONLY, WRITES } from './registry.js';
+import { checkScope, scopeFields } from './scope.js';
+
+const tierField = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2)
+  .optional()
+  .describe(
+    '0 map, 1 map + repo cards, 2 + changes since the last session (default: the agent profile tier, else 0).',
+  );
+const maxTokensField = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('Hard ceiling on the tokens of the printed JSON (o200k_base); sections are dropped to fit.');
+
+/** The ports a pack needs; the tokenizer import starts here and overlaps the git work. */
+function packDeps(ctx: OpContext): PackDeps {
+  const ws = ctx.workspace();
+  const { store, info } = ctx.store();
+  const dir = cacheDir(ctx.env);
+  return {
+    catalog: ws.catalog,
+    store,
+    retries: info.conflict_retries,
+    now: ctx.now(),
+    cache: openCommitCache(dir ? join(dir, 'commit-meta.json') : undefined),
+    manifestHash: sha256Hex(readFileSync(ws.file.path)),
+    counter: loadTokenCounter(),
+  };
+}
+
+function profileTier(ctx: OpContext, project?: string, repo?: string, component?: string): Tier | null {
+  if (!project) {
+    const m = ctx.workspace().file.manifest;
+    return (m.workspace?.agent_profile ?? m.agent_profile)?.tier ?? null;
+  }
+  return effectiveProfile(ctx.workspace().catalog, { project, repo, component })?.tier ?? null;
+}
+
+function packLine(p: ContextPack): string {
+  const map = p.map;
+  return [
+    `tier ${p.tier} pack of ${p.workspace_name ?? 'workspace'}: ${p.token_estimate} tokens${p.max_tokens ? ` (max ${p.max_tokens})` : ''}`,
+    map
+      ? `map: ${map.repos.length} of ${map.total} repos from ${map.offset}${map.next_offset !== null ? `, next page --map-offset ${map.next_offset}` : ''}`
+      : 'map: dropped',
+    p.cards.length ? `cards: ${p.cards.map((c) => `${c.project}/${c.repo}`).join(', ')}` : '',
+    p.digest
+      ? `digest: ${p.digest.repo_changes.length} changed repo(s) since ${p.digest.since ?? 'the beginning'}`
+      : '',
+    p.dropped_sections.length ? `dropped: ${p.dropped_sections.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export const contextPack = defineOp({
+  id: 'context.pack',
+  summary:
+    'Token-budgeted context pack: tier 0 workspace map, 1 + repo cards, 2 + changes since last session.',
+  description:
+    'The map pages by --max-map-repos (default 80) and --map-offset. --max-tokens is a hard ceiling on the printed JSON: the digest, then cards, then map rows are dropped, and listed in dropped_sections. Tier 2 moves the session boundary.',
+  input: z.strictObject({
+    tier: tierField,
+    ...scopeFields,
+    max_map_repos: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAP_PAGE_MAX)
+      .optional()
+      .describe('Repositories per map page (default 80).'),
+    map_offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('First repository of the page (next_offset).'),
+    max_tokens: maxTokensField,
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<ContextPack> => {
+    checkScope(ctx.workspace().catalog, input.project, input.repo);
+    const tier = (input.tier ?? profileTier(ctx, input.project, input.repo) ?? 0) as Tier;
+    return producePack(packDeps(ctx), {
+      tier,
+      project: input.project,
+      repo: input.repo,
+      mapLimit: input.max_map_repos,
+      mapOffset: input.map_offset,
+      maxTokens: input.max_tokens,
+    });
+  },
+  cli: { command: 'context pack', human: (p) => packLine(p) },
+  mcp: { tool: 'hub_context_pack' },
+  http: [{ method: 'POST', route: '/v3/ops/context/pack', input: 'body' }],
+});
+
+export const repoCard = defineOp({
+  id: 'context.repo-card',
+  summary: 'One repository card: git state, stack hints, health flags, CI summary, tags and instructions.',
+  input: z.strictObject({
+    project: z.string().min(1).describe('Project name.'),
+    repo: z.string().min(1).describe('Repository name.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input) => {
+    const { catalog } = ctx.workspace();
+    const repo = catalog.repoById.get(`${input.project}/${input.repo}`);
+    if (!repo)
+      throw new NotFoundError(`no repository '${input.project}/${input.repo}' in the manifest`, {
+        field: 'repo',
+        value: `${input.project}/${input.repo}`,
+        rule: 'unknown_repository',
+      });
+    const deps = packDeps(ctx);
+    const card = await buildRepoCard(catalog, repo, { now: deps.now, cache: deps.cache });
+    deps.cache.save();
+    const out = { ...card, token_estimate: 0 };
+    stampTokens(await deps.counter, out);
+    return out;
+  },
+  cli: {
+    command: 'context repo-card',
+    human: (c) =>
+      [
+        `${c.project}/${c.repo}  ${c.status}  ${c.branch ?? '-'}${c.dirty ? ' (dirty)' : ''}`,
+        `path: ${c.path}`,
+        c.stack_hints.length
+          ? `stack: ${c.stack_hints.map((h) => (typeof h === 'string' ? h : h.stack)).join(', ')}`
+          : '',
+        c.health_flags.length ? `flags: ${c.health_flags.join(', ')}` : '',
+        c.ci ? `ci: ${c.ci.provider ?? '?'} ${c.ci.config ?? ''}`.trimEnd() : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+  },
+  mcp: { tool: 'hub_repo_card' },
+  http: [{ method: 'GET', route: '/v3/ops/context/repo-card', input: 'query' }],
+});
+
+export const contextCompile = defineOp({
+  id: 'context.compile',
+  summary:
+    'Compile a project/repo-scoped pack; with a component adds component, component_graph, effective_profile.',
+  description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling.`,
+  input: z.strictObject({
+    project: z.string().min(1).describe('Project name.'),
+    repo: z.string().min(1).describe('Repository name.'),
+    component: z.string().min(1).optional().describe('Component name or <project>/<repo>/<component> id.'),
+    depth: z
+      .union([z.number(), z.string()])
+      .optional()
+      .describe(`Graph hops around the component (default 0, cap ${COMPILE_MAX_DEPTH}).`),
+    tier: tierField,
+    budget: z.coerce.number().int().min(1).optional().describe('Token ceiling of the compiled pack.'),
+    task_id: z.string().min(1).optional().describe('Task graph node the pack is for (with graph_id).'),
+    graph_id: z.string().min(1).optional().describe('Task graph id (with task_id).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<ContextPack> => {
+    const { catalog } = ctx.workspace();
+    // Every rule is checked before any git work: a bad component never yields the repository's pack.
+    const compiled = compileSections(catalog, input);
+    const component = compiled.component?.split('/')[2];
+    const tier = (input.tier ?? profileTier(ctx, input.project, input.repo, component) ?? 1) as Tier;
+    const req: PackRequest = {
+      tier,
+      project: input.project,
+      repo: input.repo,
+      maxTokens: input.budget,
+      sections: compiled.sections,
+    };
+    return producePack(packDeps(ctx), req);
+  },
+  cli: { command: 'context compile', human: (p) => packLine(p) },
+  mcp: { tool: 'hub_context_compile' },
+  http: [{ method: 'POST', route: '/v3/ops/context/compile', input: 'body' }],
+});
+
+const switchInput = {
+  project: z.string().min(1).describe('Project to switch to.'),
+  tier: tierField,
+  max_tokens: maxTokensField,
+};
+
+async function runSwitch(
+  ctx: OpContext,
+  input: { project: string; repo?: string; tier?: number; max_tokens?: number },
+) {
+  const { catalog } = ctx.workspace();
+  const target = switchTarget(catalog, input.project, input.repo);
+  const profile = effectiveProfile(catalog, { project: input.project, repo: input.repo });
+  const tier = (input.tier ?? profile?.tier ?? 1) as Tier;
+  const deps = packDeps(ctx);
+  await updateSession(deps.store, { project: input.project }, { now: deps.now, retries: deps.retries });
+  const pack = await producePack(deps, {
+    tier,
+    project: input.project,
+    repo: input.repo,
+    maxTokens: input.max_tokens,
+  });
+  const objectives = await listObjectives(coordDeps(ctx));
+  const objective = pickObjective(catalog, objectives, input.project, input.repo);
+  const env = switchEnv(catalog, input.project, input.repo);
+  const slug = `${input.project}${input.repo ? `-${input.repo}` : ''}`.toLowerCase();
+  const refs = input.repo ? [`${input.project}/${input.repo}`] : target.repos.map((r) => r.id);
+  return {
+    ok: true as const,
+    project: input.project,
+    repo: input.repo ?? null,
+    path: target.repo?.root ?? null,
+    env,
+    exports: shellExports(env),
+    objective,
+    ...(objective
+      ? {}
+      : {
+          objective_suggestion: {
+            id: slug,
+            title: `Work on ${input.repo ? `${input.project}/${input.repo}` : input.project}`,
+            repos: refs.slice(0, 20),
+            command: `hub context objective set --id ${slug} --title 'Work on ${input.repo ? `${input.project}/${input.repo}` : input.project}'${input.repo ? ` --repos ${input.project}/${input.repo}` : ''}`,
+          },
+        }),
+    prompt: switchPrompt({
+      project: input.project,
+      repo: input.repo,
+      path: target.repo?.root,
+      instructions: layeredInstructions(catalog, input.project, input.repo),
+      objective,
+      profile,
+      tier,
+    }),
+    effective_profile: profile,
+    pack,
+  };
+}
+
+type SwitchResult = Awaited<ReturnType<typeof runSwitch>>;
+const switchHuman = (r: SwitchResult) =>
+  `${r.exports}\n${r.prompt
+    .split('\n')
+    .map((l) => `# ${l}`)
+    .join('\n')}`;
+
+export const contextSwitch = defineOp({
+  id: 'context.switch',
+  summary: 'Switch to a project (and repo): environment exports, a tiered pack, a prompt and an objective.',
+  description:
+    'Human output is shell: `eval "$(hub context switch <project> <repo>)"` sets HUB_PROJECT, HUB_REPO and HUB_REPO_PATH; the prompt follows as comments. Records the project on the session (the boundary stays unless the tier is 2).',
+  input: z.strictObject({
+    ...switchInput,
+    repo: z.string().min(1).optional().describe('Repository of the project to switch to.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: (ctx, input) => runSwitch(ctx, input),
+  cli: { command: 'context switch', args: ['project', 'repo'], human: (r) => switchHuman(r) },
+  mcp: { tool: 'hub_context_switch' },
+  http: [{ method: 'POST', route: '/v3/ops/context/switch', input: 'body' }],
+});
+
+export const projectContextSwitch = defineOp({
+  id: 'context.project-switch',
+  summary: 'Switch to a whole project: environment exports, a tiered pack, a prompt and an objective.',
+  input: z.strictObject(switchInput),
+  gate: 'active',
+  attributes: WRITES,
+  handler: (ctx, input) => runSwitch(ctx, input),
+  mcp: { tool: 'hub_project_context_switch' },
+  http: [{ method: 'POST', route: '/v3/ops/context/project-switch', input: 'body' }],
+});
+
+export const contextRepomix = defineOp({
+  id: 'context.repomix',
+  summary:
+    'Scoped snapshot of one repository: files its profile picks (.gitignore honoured), under a token ceiling.',
+  description:
+    'Profiles: bugfix-local (uncommitted and recently changed source, then tests and source), config-edit (configuration, CI, build manifests), cross-repo-impact (API contracts, package manifests, entry points, and the relationships crossing the repository). Human output is the packed text; --max-tokens (default 20000, max 200000) bounds its exact token count.',
+  input: z.strictObject({
+    profile: z.enum(REPOMIX_PROFILES).describe('Which files to pick.'),
+    project: z.string().min(1).describe('Project name.'),
+    repo: z.string().min(1).describe('Repository name.'),
+    component: z.string().min(1).optional().describe('Only files under this component.'),
+    max_tokens: z.coerce
+      .number()
+      .int()
+      .min(64)
+      .max(200_000)
+      .optional()
+      .describe('Token ceiling of the packed text (default 20000).'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): Promise<Snapshot> =>
+    buildSnapshot(ctx.workspace().catalog, loadTokenCounter(), {
+      profile: input.profile,
+      project: input.project,
+      repo: input.repo,
+      component: input.component,
+      maxTokens: input.max_tokens,
+    }),
+  cli: { command: 'context repomix', human: (s) => s.text },
+  http: [{ method: 'GET', route: '/v3/ops/context/repomix', input: 'query' }],
+});

@@ -1,0 +1,143 @@
+import { PreconditionRequiredError, ValidationError } from '../infra/index.js';
+import {
+  DOCUMENT_NAME_RE,
+  type DocumentStore,
+  LIST_KEY_RE,
+  type SharedDocument,
+  sharedDocument,
+} from '../state/index.js';
+
+export { SHARED_DOCUMENTS, type SharedDocument, STATE_ROUTE } from '../state/index.js';
+
+/** A document as the whole-document routes serve it. */
+export interface DocumentSnapshot {
+  /** The stored document; for an empty one `{[key]: []}` (shared documents) or `null`. Read-only: it may be shared. */
+  body: unknown;
+  /** `body` as JSON text, ready to send. */
+  text: string;
+  /** `text` as UTF-8 bytes (encoded once per version, not per request). */
+  bytes: Buffer;
+  /** Absent for an empty document (concurrency rule 2). */
+  etag: string | undefined;
+}
+
+const MAX_CACHED_DOCUMENTS = 256;
+
+/** Snapshots by store and document, valid while the store's version token of the document is unchanged. */
+const snapshots = new WeakMap<DocumentStore, Map<string, { token: string; snap: DocumentSnapshot }>>();
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks a document name from a route against the store's rule. */
+export function checkDocumentName(name: string): string {
+  if (!DOCUMENT_NAME_RE.test(name))
+    throw new ValidationError(`document: '${name}' is not a valid state document name`, {
+      field: 'name',
+      value: name,
+      rule: DOCUMENT_NAME_RE.source,
+    });
+  return name;
+}
+
+/** True when a GET query asks for exactly the whole document (its ETag describes only that). */
+export function asksWholeDocument(doc: SharedDocument, query: Record<string, unknown>): boolean {
+  if (Object.keys(doc.wholeQuery).length === 0) {
+    // The common case, without allocating: no query at all.
+    for (const k in query) if (query[k] !== undefined) return false;
+    return true;
+  }
+  const given = Object.entries(query).filter(([, v]) => v !== undefined);
+  const want = Object.entries(doc.wholeQuery);
+  return given.length === want.length && want.every(([k, v]) => query[k] === v);
+}
+
+/**
+ * Reads a document for a GET: the stored value with its ETag, or the empty shape without one. A backend with
+ * version tokens (local) lets an unchanged document skip parsing, hashing and serializing: the token is taken
+ * before the read, so what is cached is never older than the token it is filed under.
+ */
+export async function readStateDocument(store: DocumentStore, name: string): Promise<DocumentSnapshot> {
+  checkDocumentName(name);
+  return cachedStateDocument(store, name) ?? (await freshSnapshot(store, name, store.version?.(name)));
+}
+
+/** The cached snapshot of a document when its version token is unchanged (no I/O beyond a stat), else undefined. */
+export function cachedStateDocument(store: DocumentStore, name: string): DocumentSnapshot | undefined {
+  // Only names that passed checkDocumentName on a fresh read are ever in the cache.
+  const hit = snapshots.get(store)?.get(name);
+  if (!hit) return undefined;
+  const token = store.version?.(name);
+  return token !== undefined && hit.token === token ? hit.snap : undefined;
+}
+
+async function freshSnapshot(
+  store: DocumentStore,
+  name: string,
+  token: string | undefined,
+): Promise<DocumentSnapshot> {
+  let byName = snapshots.get(store);
+  const { value, etag } = await store.read(name);
+  let snap: DocumentSnapshot;
+  if (etag === undefined) {
+    const shared = sharedDocument(name);
+    const body = shared ? { [shared.key]: [] } : null;
+    const text = JSON.stringify(body);
+    snap = { body, text, bytes: Buffer.from(text, 'utf8'), etag: undefined };
+  } else {
+    const text = JSON.stringify(value);
+    snap = { body: value, text, bytes: Buffer.from(text, 'utf8'), etag };
+  }
+  // Bounded: names come from requests, and a miss only costs a read.
+  if (token !== undefined && (byName?.has(name) || (byName?.size ?? 0) < MAX_CACHED_DOCUMENTS)) {
+    if (!byName) {
+      byName = new Map();
+      snapshots.set(store, byName);
+    }
+    byName.set(name, { token, snap });
+  } else byName?.delete(name);
+  return snap;
+}
+
+/**
+ * Replaces a document under compare-and-swap (concurrency rules 2-4): `If-Match` is required (428 without it),
+ * `""` for an empty document, and a stale one is a conflict (412). The document is stored as given: the state
+ * server does not rewrite records; each reader parses them and reports a malformed one.
+ */
+export async function replaceStateDocument(
+  store: DocumentStore,
+  name: string,
+  value: unknown,
+  ifMatch: string | undefined,
+): Promise<string> {
+  checkDocumentName(name);
+  if (ifMatch === undefined)
+    throw new PreconditionRequiredError(
+      `replacing '${name}' needs If-Match: the ETag of the document as read, or "" when it is empty`,
+      { header: 'If-Match', document: name, rule: 'if_match_required' },
+    );
+  if (!isObject(value))
+    throw new ValidationError(`document '${name}' must be a JSON object`, {
+      field: 'body',
+      document: name,
+      rule: 'json_object',
+    });
+  return store.write(name, value, ifMatch.trim());
+}
+
+/** Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. */
+export async function appendStateItem(
+  store: DocumentStore,
+  name: string,
+  key: string,
+  item: unknown,
+): Promise<string> {
+  checkDocumentName(name);
+  if (!LIST_KEY_RE.test(key))
+    throw new ValidationError(`key: '${key}' is not a valid list key`, {
+      field: 'key',
+      value: key,
+      rule: LIST_KEY_RE.source,
+    });
+  return store.append(name, key, item);
+}

@@ -1,0 +1,213 @@
+import * as z from 'zod';
+import { HubError, ValidationError } from '../infra/index.js';
+import {
+  GREP_MAX_LIMIT,
+  type GrepInfo,
+  type GrepResult,
+  grepInfo,
+  grepRepos,
+  type HealthReport,
+  inactiveSummary,
+  LIST_MAX_LIMIT,
+  type ReadinessSummary,
+  readinessSummary,
+  type WorkspaceList,
+  workspaceHealth,
+  workspaceList,
+} from '../workspace/index.js';
+import { table } from './format.js';
+import { defineOp, READ_ONLY } from './registry.js';
+import { checkScope, scopeFields } from './scope.js';
+
+// Plain booleans: the CLI derives flags from them and the HTTP surface coerces query strings by field kind.
+const flag = (description: string, fallback: boolean) => z.boolean().default(fallback).describe(description);
+
+export const workspaceSummary = defineOp({
+  id: 'workspace.summary',
+  summary:
+    'Readiness score 0-100 (gate, repos present, maintenance, agent surfaces), grade, blockers, commands.',
+  description:
+    'Exit code 0 whatever the score, also when no valid manifest exists (then the tool gate scores 0 and says why). Maintenance counts the findings of `workspace health --no-git`.',
+  input: z.strictObject({}),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: async (ctx): Promise<ReadinessSummary> => {
+    let ws: ReturnType<typeof ctx.workspace>;
+    try {
+      ws = ctx.workspace();
+    } catch (err) {
+      const e = err instanceof HubError ? err : undefined;
+      if (e?.code === 'not_found') return inactiveSummary('inactive_missing_config', e.message);
+      if (e?.code === 'validation') return inactiveSummary('inactive_invalid_config', e.message);
+      throw err;
+    }
+    const health = await workspaceHealth(ws.catalog, { repos: ws.catalog.repos, git: false });
+    return readinessSummary(ws.catalog, health);
+  },
+  cli: {
+    command: 'workspace summary',
+    human: (r) =>
+      [
+        `readiness ${r.score}/100 (${r.grade})`,
+        ...r.dimensions.map((d) => `  ${d.name.padEnd(15)} ${String(d.score).padStart(4)}/25  ${d.detail}`),
+        ...(r.blockers.length ? ['blockers:', ...r.blockers.map((b) => `  - ${b}`)] : []),
+        ...(r.suggested_commands.length ? ['try:', ...r.suggested_commands.map((c) => `  ${c}`)] : []),
+      ].join('\n'),
+    exitCode: () => 0,
+  },
+  mcp: { tool: 'hub_workspace_summary' },
+  http: [{ method: 'GET', route: '/v2/workspace/summary', input: 'query' }],
+});
+
+export const workspaceHealthOp = defineOp({
+  id: 'workspace.health',
+  summary: 'Health findings (critical, warning, info): checkouts, git state, manifest filesystem rules.',
+  description: 'Exit code 0 with findings: it is a report. --no-git skips the per-repository git status.',
+  input: z.strictObject({
+    ...scopeFields,
+    git: flag('Read git state of every repository (git status, bounded concurrency).', true),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(5000)
+      .optional()
+      .describe('Most findings listed (default 200).'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): Promise<HealthReport> => {
+    const { catalog } = ctx.workspace();
+    checkScope(catalog, input.project, input.repo);
+    return workspaceHealth(catalog, {
+      repos: catalog.reposMatching(input.project, input.repo),
+      git: input.git,
+      limit: input.limit,
+      manifestRules: !input.project && !input.repo,
+    });
+  },
+  cli: {
+    command: 'workspace health',
+    human: (r) =>
+      [
+        `${r.status}: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info (${r.repos_checked} repos)`,
+        table(r.findings.map((f) => [f.severity, f.repository ?? '-', f.code, f.message])),
+      ]
+        .filter(Boolean)
+        .join('\n'),
+  },
+  mcp: { tool: 'hub_workspace_health_check' },
+  http: [{ method: 'GET', route: '/v2/workspace/health', input: 'query' }],
+});
+
+export const workspaceListOp = defineOp({
+  id: 'workspace.list',
+  summary: 'Paged index of projects and repositories; the workspace object only with --include-workspace.',
+  input: z.strictObject({
+    ...scopeFields,
+    limit: z.coerce.number().int().min(1).max(LIST_MAX_LIMIT).optional().describe('Page size (default 80).'),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Rows to skip (next_offset of the last page).'),
+    include_workspace: flag('Add the workspace object (name, root, profile, instructions).', false),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): WorkspaceList => {
+    const { catalog } = ctx.workspace();
+    checkScope(catalog, input.project, input.repo);
+    return workspaceList(catalog, {
+      project: input.project,
+      repo: input.repo,
+      offset: input.offset,
+      limit: input.limit,
+      includeWorkspace: input.include_workspace,
+    });
+  },
+  cli: {
+    command: 'workspace list',
+    human: (r) =>
+      `${table(
+        r.repos.map((x) => [x.id, x.status, String(x.components), x.path]),
+        ['REPO', 'STATUS', 'COMPONENTS', 'PATH'],
+      )}\n${r.repos.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
+  },
+  mcp: { tool: 'hub_workspace_list' },
+  http: [{ method: 'GET', route: '/v2/workspace/list', input: 'query' }],
+});
+
+export const workspaceGrepInfo = defineOp({
+  id: 'workspace.grep.info',
+  summary: 'Content-search backend: ripgrep or built-in, its version, and the folders always excluded.',
+  description:
+    'HUB_GREP_BACKEND=auto|ripgrep|builtin chooses the backend (auto: ripgrep when `rg` is on PATH).',
+  input: z.strictObject({}),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: (ctx): Promise<GrepInfo> => grepInfo({ backend: ctx.env.HUB_GREP_BACKEND, path: ctx.env.PATH }),
+  cli: {
+    command: 'workspace grep info',
+    human: (r) =>
+      [
+        `backend: ${r.backend}${r.ripgrep.version ? ` (${r.ripgrep.version})` : ''}`,
+        `excluded: ${r.excluded_dirs.join(', ')}`,
+      ].join('\n'),
+  },
+  mcp: { tool: 'hub_workspace_grep_info' },
+  http: [{ method: 'GET', route: '/v2/workspace/grep/info', input: 'query' }],
+});
+
+export const workspaceGrep = defineOp({
+  id: 'workspace.grep',
+  summary:
+    'Search file contents of the repositories (ripgrep when installed, else built in); bounded results.',
+  description:
+    'Always skips dependency, virtual-environment and build folders (see `workspace grep info`) and honours .gitignore. The query is literal unless --regex. `q` is the same as <query> (the HTTP name); use `--q info` to search for the word "info".',
+  input: z.strictObject({
+    query: z.string().min(1).optional().describe('Text to search for (literal unless --regex).'),
+    q: z.string().min(1).optional().describe('Same as query.'),
+    ...scopeFields,
+    regex: flag('Treat the query as a regular expression.', false),
+    ignore_case: flag('Match case-insensitively.', false),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(GREP_MAX_LIMIT)
+      .optional()
+      .describe('Most matches returned (default 200).'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): Promise<GrepResult> => {
+    if (input.query && input.q && input.query !== input.q)
+      throw new ValidationError('query and q differ; pass one of them', { field: 'q', rule: 'one_of' });
+    const query = input.query ?? input.q;
+    if (!query) throw new ValidationError('query is required (or q)', { field: 'query', rule: 'required' });
+    const { catalog } = ctx.workspace();
+    checkScope(catalog, input.project, input.repo);
+    const targets = catalog.reposMatching(input.project, input.repo).map((r) => ({ id: r.id, root: r.root }));
+    return grepRepos(targets, {
+      query,
+      regex: input.regex,
+      ignoreCase: input.ignore_case,
+      limit: input.limit,
+      backend: ctx.env.HUB_GREP_BACKEND,
+      path: ctx.env.PATH,
+    });
+  },
+  cli: {
+    command: 'workspace grep',
+    args: ['query'],
+    human: (r) =>
+      [
+        ...r.matches.map((m) => `${m.repository}/${m.path}:${m.line}: ${m.text}`),
+        `${r.matches.length} match(es)${r.truncated ? ` (limit ${r.limit} reached)` : ''} in ${r.repos_searched} repos [${r.backend}]`,
+      ].join('\n'),
+  },
+  mcp: { tool: 'hub_workspace_search' },
+  http: [{ method: 'GET', route: '/v2/workspace/grep', input: 'query' }],
+});

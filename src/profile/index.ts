@@ -1,0 +1,9 @@
+export {
+  type EffectiveProfile,
+  effectiveProfile,
+  mergeProfiles,
+  type ProfileLayer,
+  type ProfileScope,
+  type ProfileTarget,
+  profileLayers,
+} from './effective-profile.js';

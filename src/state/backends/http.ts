@@ -1,0 +1,175 @@
+import {
+  type ErrorCode,
+  HubError,
+  NotFoundError,
+  PreconditionRequiredError,
+  RefusedError,
+  StateConflictError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../infra/index.js';
+import { STATE_URL_RULE } from '../../model/index.js';
+import { DOCUMENT_NAME_RE, STATE_ROUTE, sharedDocument } from '../remote-routes.js';
+import { assertDocument, type DocumentStore, type Versioned } from '../store.js';
+
+export interface HttpStoreOptions {
+  /** Base URL of the hub server (`state.url`); a path prefix is kept (`https://host/hub` -> `/hub/v3/...`). */
+  url: string | undefined;
+  /** Bearer token (`state.token`, `HUB_STATE_TOKEN`, else `state.api_key`). */
+  token?: string;
+  /** Timeout of one request (`state.timeout_ms`). */
+  timeoutMs?: number;
+  /** The fetch to use (tests may pass one bound to a dispatcher); default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+const CLASSES: Partial<
+  Record<ErrorCode, new (message: string, details?: Record<string, unknown>) => HubError>
+> = {
+  validation: ValidationError,
+  not_found: NotFoundError,
+  precondition_required: PreconditionRequiredError,
+  unauthorized: UnauthorizedError,
+};
+
+/** Checks `state.url` and returns it parsed; the scheme rule's message is the spec's exact text. */
+export function parseStateUrl(url: string | undefined): URL {
+  if (!url)
+    throw new ValidationError('state.url is required by the http state backend (env HUB_STATE_URL)', {
+      field: 'state.url',
+      rule: 'required',
+    });
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ValidationError(STATE_URL_RULE, { field: 'state.url', rule: 'http_url' });
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.host === '')
+    throw new ValidationError(STATE_URL_RULE, {
+      field: 'state.url',
+      value: `${u.protocol}//${u.host}`,
+      rule: 'http_url',
+    });
+  if (u.username || u.password)
+    throw new ValidationError(
+      'state.url must not embed credentials; put the token in state.token or HUB_STATE_TOKEN',
+      { field: 'state.url', rule: 'no_credentials' },
+    );
+  return u;
+}
+
+/** The document `name` checked against the rule every backend shares. */
+function checkName(name: string): string {
+  if (!DOCUMENT_NAME_RE.test(name))
+    throw new ValidationError(`invalid state document name '${name}'`, { field: 'name', value: name });
+  return name;
+}
+
+/**
+ * The `http` backend: another hub server's `/v3/ops/*` routes. Whole-document routes for objectives, approvals
+ * and handoffs (ETag on GET, If-Match on PUT, 412 -> StateConflictError); the generic state routes for every other
+ * document and for append. Errors come back as the server's `{"error": {...}}` body, rebuilt as the same class.
+ */
+export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
+  const base = parseStateUrl(opts.url);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const origin = `${base.protocol}//${base.host}`;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const doFetch = opts.fetch ?? fetch;
+  const auth = opts.token ? `Bearer ${opts.token}` : undefined;
+
+  const readPath = (name: string): string => {
+    const shared = sharedDocument(name);
+    if (!shared) return `${STATE_ROUTE}/${encodeURIComponent(checkName(name))}`;
+    const q = new URLSearchParams(shared.wholeQuery).toString();
+    return q ? `${shared.path}?${q}` : shared.path;
+  };
+  const writePath = (name: string): string =>
+    sharedDocument(name)?.path ?? `${STATE_ROUTE}/${encodeURIComponent(checkName(name))}`;
+
+  async function request(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; etag: string | undefined; json: unknown }> {
+    const url = `${origin}${prefix}${path}`;
+    const h: Record<string, string> = { accept: 'application/json', ...headers };
+    if (auth) h.authorization = auth;
+    if (body !== undefined) h['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method,
+        headers: h,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      const why =
+        e.name === 'TimeoutError'
+          ? `timed out after ${timeoutMs} ms`
+          : (e.cause?.code ?? e.cause?.message ?? e.message);
+      throw new HubError('internal', `remote state ${method} ${url} failed: ${why}`, {
+        url,
+        method,
+        rule: e.name === 'TimeoutError' ? 'timeout' : 'unreachable',
+      });
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (res.status >= 400) throw remoteError(method, url, res.status, json);
+    return { status: res.status, etag: res.headers.get('etag') ?? undefined, json };
+  }
+
+  return {
+    backend: 'http',
+    async read<T>(name: string): Promise<Versioned<T>> {
+      const r = await request('GET', readPath(name), undefined);
+      // No ETag is the contract's "empty document", whatever placeholder body came with it.
+      if (r.etag === undefined) return { value: undefined, etag: undefined };
+      return { value: r.json as T, etag: r.etag };
+    },
+    async write(name, value, ifMatch) {
+      assertDocument(name, value);
+      const r = await request('PUT', writePath(name), value, { 'if-match': ifMatch });
+      return etagFrom(r, 'PUT', name);
+    },
+    async append(name, key, item) {
+      const path = `${STATE_ROUTE}/${encodeURIComponent(checkName(name))}/${encodeURIComponent(key)}`;
+      const r = await request('POST', path, item ?? null);
+      return etagFrom(r, 'POST', name);
+    },
+  };
+}
+
+function etagFrom(r: { etag: string | undefined; json: unknown }, method: string, name: string): string {
+  const etag = r.etag ?? (r.json as { etag?: unknown } | undefined)?.etag;
+  if (typeof etag !== 'string')
+    throw new HubError('internal', `remote state ${method} of '${name}' answered without an ETag`, {
+      document: name,
+    });
+  return etag;
+}
+
+/** Rebuilds the server's error as the class it was, so callers (updateDocument) react the same as locally. */
+function remoteError(method: string, url: string, status: number, json: unknown): HubError {
+  const body = (json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } })
+    ?.error;
+  const message = body?.message ?? `HTTP ${status}`;
+  const details = { ...(body?.details ?? {}), remote_status: status, url, method };
+  if (status === 412 || body?.code === 'conflict') return new StateConflictError(message, details);
+  if (body?.code === 'refused') return new RefusedError(message, details, status === 409 ? 409 : 403);
+  if (status === 401)
+    return new UnauthorizedError(`remote state server refused the request: ${message}`, details);
+  const cls = body?.code ? CLASSES[body.code as ErrorCode] : undefined;
+  if (cls) return new cls(message, details);
+  return new HubError('internal', `remote state ${method} ${url}: ${message}`, details);
+}

@@ -1,0 +1,220 @@
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  errorMapping,
+  HubError,
+  NotFoundError,
+  RefusedError,
+  toHubError,
+  ValidationError,
+} from '../../infra/index.js';
+import { MANIFEST_FILENAME } from '../../model/index.js';
+import { type AnyOperation, createContext, OPERATIONS } from '../../ops/index.js';
+import type { DocumentStore } from '../../state/index.js';
+import { documentRouteKeys, registerDocumentRoutes } from './document-routes.js';
+import { buildOpenApi } from './openapi.js';
+import {
+  boundRoutes,
+  type ContextFactory,
+  operationHandler,
+  registerOperationRoutes,
+  routeKey,
+} from './routes-from-registry.js';
+import { isLoopbackHost, isPublicBind, securityHook } from './security.js';
+import { locateUiDir, registerStaticUi } from './static-ui.js';
+
+/** `web`: /v2, /v3 and the browser UI (`hub web serve`); `api`: /v1 and /v2 (`hub api serve`). */
+export type ServeMode = 'web' | 'api';
+
+export const ROUTE_FAMILIES: Record<ServeMode, readonly string[]> = { web: ['v2', 'v3'], api: ['v1', 'v2'] };
+export const OPENAPI_PATH: Record<ServeMode, string> = { web: '/v3/openapi.json', api: '/v1/openapi.json' };
+
+/** Default body limit of operation routes (1 MiB) and of whole-document and append routes (8 MiB). */
+export const BODY_LIMIT = 1024 * 1024;
+export const DOCUMENT_BODY_LIMIT = 8 * 1024 * 1024;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface HubServerOptions {
+  mode: ServeMode;
+  /** The definition directory (or the manifest file itself); default the working directory. */
+  root?: string;
+  /** hub.config.yaml to use instead of the lookup chain. */
+  appconfig?: string;
+  env?: Env;
+  /** Working directory `root` is relative to. */
+  cwd?: string;
+  /** The bind address: a non-loopback one needs a server token, and an explicit one is an allowed Host. */
+  host?: string;
+  operations?: readonly AnyOperation[];
+  /** Store shared by every request; default the one the application config names (opened once). */
+  store?: DocumentStore;
+  /** Folder of the built UI; `null` serves the placeholder page; default dist/web when built. */
+  uiDir?: string | null;
+  bodyLimit?: number;
+  documentBodyLimit?: number;
+  /** Diagnostics (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+export interface HubServer {
+  app: FastifyInstance;
+  mode: ServeMode;
+  store: DocumentStore;
+  /** Directory served (the manifest's directory). */
+  root: string;
+  definition: string;
+  tokenRequired: boolean;
+  openapi: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+/** `--root`: a directory (its `.hub.yml` is the manifest) or the manifest file. */
+function servedRoot(root: string, cwd: string): { dir: string; definition: string } {
+  const abs = resolve(cwd, root);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new ValidationError(`root: '${root}' does not exist`, {
+      field: 'root',
+      value: abs,
+      rule: 'exists',
+    });
+  }
+  return isDir
+    ? { dir: abs, definition: join(abs, MANIFEST_FILENAME) }
+    : { dir: dirname(abs), definition: abs };
+}
+
+/** Fastify's own errors (bad JSON, body too large, unsupported media type) in hub's taxonomy. */
+function hubErrorOf(err: unknown, bodyLimit: number): HubError {
+  if (err instanceof HubError) return err;
+  const f = err as Partial<FastifyError>;
+  const status = typeof f.statusCode === 'number' ? f.statusCode : undefined;
+  if (status === undefined || status >= 500) return toHubError(err);
+  const details = { rule: f.code ?? 'request' };
+  if (status === 413)
+    return new HubError(
+      'validation',
+      `request body is larger than the limit (${bodyLimit} bytes here)`,
+      {
+        ...details,
+        rule: 'body_limit',
+      },
+      413,
+    );
+  if (status === 415)
+    return new HubError(
+      'validation',
+      'request bodies must be JSON: send Content-Type: application/json',
+      {
+        header: 'Content-Type',
+        rule: 'json_only',
+      },
+      415,
+    );
+  if (status === 404) return new NotFoundError(f.message ?? 'not found', details);
+  return new HubError('validation', `request: ${f.message ?? 'bad request'}`, details, status);
+}
+
+/**
+ * Builds the HTTP server of hub (not yet listening): routes from the registry's HTTP bindings for the mode's
+ * route families, the whole-document state routes, the OpenAPI document, the UI (web mode), and the security
+ * hook. Throws before building anything when a non-loopback bind has no server token, or the config is invalid.
+ */
+export async function createHubServer(opts: HubServerOptions): Promise<HubServer> {
+  const env = opts.env ?? {};
+  const log = opts.log ?? (() => {});
+  const debug = env.HUB_DEBUG === '1';
+  const { dir, definition } = servedRoot(opts.root ?? '.', opts.cwd ?? process.cwd());
+  const init = { cwd: dir, env, definition, appconfig: opts.appconfig, log };
+  const base = createContext(init);
+  const config = base.appConfig().config;
+  const token = config.server.token || undefined;
+  const host = opts.host ?? '127.0.0.1';
+  if (isPublicBind(host) && !token) {
+    throw new RefusedError(
+      `refusing to listen on ${host} without a server token: anyone who can reach it could call every route; set HUB_SERVER_TOKEN (or server.token in hub.config.yaml), or bind 127.0.0.1`,
+      { host, rule: 'token_for_public_bind', variable: 'HUB_SERVER_TOKEN' },
+    );
+  }
+  const explicitHost = host !== '0.0.0.0' && host !== '::' && !isLoopbackHost(host) ? [host] : [];
+  const ownStore = opts.store === undefined;
+  const store = opts.store ?? base.store().store;
+  const makeContext: ContextFactory = () => createContext({ ...init, store });
+  const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
+  const documentBodyLimit = opts.documentBodyLimit ?? DOCUMENT_BODY_LIMIT;
+
+  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: true, return503OnClosing: true });
+  // JSON is the only body format: a form or text body (what a cross-site form can send) is 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.setErrorHandler((err, req, reply) => {
+    const limit = req.routeOptions?.bodyLimit ?? bodyLimit;
+    const m = errorMapping(hubErrorOf(err, limit));
+    if (m.http >= 500) {
+      log(`hub http: ${req.method} ${req.url}: ${m.body.error.message}`);
+      if (debug && err instanceof Error && err.stack) log(err.stack);
+    }
+    reply.code(m.http).type('application/json').send(JSON.stringify(m.body));
+  });
+  app.addHook(
+    'onRequest',
+    securityHook({ token, allowedHosts: [...config.server.allowed_hosts, ...explicitHost] }),
+  );
+
+  const families = ROUTE_FAMILIES[opts.mode];
+  const routes = boundRoutes(opts.operations ?? OPERATIONS, families);
+  const documents = families.includes('v3');
+  const skip = documents ? documentRouteKeys() : new Set<string>();
+  registerOperationRoutes(app, routes, makeContext, skip);
+  if (documents) {
+    registerDocumentRoutes(app, {
+      store,
+      bodyLimit: documentBodyLimit,
+      fallback: (key) => {
+        const r = routes.find((x) => routeKey(x.binding.method, x.binding.route) === key);
+        return r ? operationHandler(r, makeContext) : undefined;
+      },
+    });
+  }
+  const openapi = buildOpenApi(routes, {
+    title: opts.mode === 'web' ? 'hub web serve' : 'hub api serve',
+    documents,
+    bearer: token !== undefined,
+  });
+  const openapiText = JSON.stringify(openapi);
+  app.get(OPENAPI_PATH[opts.mode], async (_req, reply) => {
+    reply.type('application/json').send(openapiText);
+  });
+
+  let uiFallback:
+    | ((req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => boolean)
+    | undefined;
+  if (opts.mode === 'web') {
+    const uiDir = opts.uiDir === undefined ? locateUiDir() : (opts.uiDir ?? undefined);
+    uiFallback = await registerStaticUi(app, uiDir);
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (uiFallback?.(req, reply)) return;
+    const path = req.url.split('?')[0] ?? req.url;
+    const m = errorMapping(new NotFoundError(`no route ${req.method} ${path}`, { method: req.method, path }));
+    reply.code(404).type('application/json').send(JSON.stringify(m.body));
+  });
+  await app.ready();
+
+  return {
+    app,
+    mode: opts.mode,
+    store,
+    root: dir,
+    definition,
+    tokenRequired: token !== undefined,
+    openapi,
+    async close() {
+      await app.close();
+      if (ownStore) await store.close?.();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError } from '../../infra/index.js';
+import {
+  appendStateItem,
+  asksWholeDocument,
+  cachedStateDocument,
+  type DocumentSnapshot,
+  readStateDocument,
+  replaceStateDocument,
+  SHARED_DOCUMENTS,
+  STATE_ROUTE,
+} from '../../ops/index.js';
+import type { DocumentStore } from '../../state/index.js';
+import { type RouteHandler, routeKey } from './routes-from-registry.js';
+
+export interface DocumentRouteOptions {
+  store: DocumentStore;
+  /** The operation bound to a GET route that a filtered query (not the whole document) falls back to. */
+  fallback: (key: string) => RouteHandler | undefined;
+  /** Body limit of PUT and append (documents may be larger than operation inputs). */
+  bodyLimit: number;
+}
+
+/** `METHOD route` of every route this module serves, so the registry router leaves them to it. */
+export function documentRouteKeys(): Set<string> {
+  return new Set(SHARED_DOCUMENTS.flatMap((d) => [routeKey('GET', d.path), routeKey('PUT', d.path)]));
+}
+
+function ifMatchOf(req: FastifyRequest): string | undefined {
+  const v = req.headers['if-match'];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+function sendSnapshot(req: FastifyRequest, reply: FastifyReply, snap: DocumentSnapshot): void {
+  if (snap.etag !== undefined) {
+    reply.header('etag', snap.etag);
+    if (req.headers['if-none-match'] === snap.etag) {
+      reply.code(304).send();
+      return;
+    }
+  }
+  reply.type('application/json; charset=utf-8').send(snap.bytes);
+}
+
+function sendWritten(reply: FastifyReply, result: Record<string, unknown> & { etag: string }): void {
+  reply
+    .header('etag', result.etag)
+    .type('application/json')
+    .send(JSON.stringify({ ok: true, ...result }));
+}
+
+/**
+ * The whole-document state routes with the spec's concurrency rules: GET answers the stored document with its
+ * ETag (none for an empty document) when the query asks for the whole document, else the list operation of that
+ * route; PUT replaces it and requires If-Match (428 without, 412 when stale). The generic routes under
+ * STATE_ROUTE do the same for every other document, plus append (no compare-and-swap) for the http backend.
+ */
+export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRouteOptions): void {
+  const { store } = opts;
+  for (const doc of SHARED_DOCUMENTS) {
+    const fallback = opts.fallback(routeKey('GET', doc.path));
+    // Not async: an unchanged document is answered from the snapshot cache without a promise in between.
+    app.get(doc.path, (req, reply) => {
+      if (!asksWholeDocument(doc, (req.query ?? {}) as Record<string, unknown>)) {
+        if (fallback) return fallback(req, reply);
+        throw new ValidationError(`${doc.path} takes no query besides ${JSON.stringify(doc.wholeQuery)}`, {
+          field: 'query',
+          rule: 'whole_document',
+        });
+      }
+      const cached = cachedStateDocument(store, doc.name);
+      if (cached) {
+        sendSnapshot(req, reply, cached);
+        return reply;
+      }
+      return readStateDocument(store, doc.name).then((snap) => {
+        sendSnapshot(req, reply, snap);
+        return reply;
+      });
+    });
+    app.put(doc.path, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
+      const etag = await replaceStateDocument(store, doc.name, req.body, ifMatchOf(req));
+      sendWritten(reply, { document: doc.name, etag });
+    });
+  }
+
+  type NameParams = { Params: { name: string } };
+  type KeyParams = { Params: { name: string; key: string } };
+  app.get<NameParams>(`${STATE_ROUTE}/:name`, async (req, reply) => {
+    sendSnapshot(req, reply, await readStateDocument(store, req.params.name));
+  });
+  app.put<NameParams>(`${STATE_ROUTE}/:name`, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
+    const etag = await replaceStateDocument(store, req.params.name, req.body, ifMatchOf(req));
+    sendWritten(reply, { document: req.params.name, etag });
+  });
+  app.post<KeyParams>(`${STATE_ROUTE}/:name/:key`, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
+    const { name, key } = req.params;
+    if (req.body === undefined)
+      throw new ValidationError('append needs a JSON body: the item to append', {
+        field: 'body',
+        rule: 'required',
+      });
+    const etag = await appendStateItem(store, name, key, req.body);
+    sendWritten(reply, { document: name, key, etag });
+  });
+}

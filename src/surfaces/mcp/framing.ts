@@ -1,0 +1,158 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/** Largest message (or unfinished line) accepted; a longer one is answered with a parse error and dropped. */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Longest header block of a Content-Length frame. */
+const MAX_HEADER_BYTES = 8 * 1024;
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+type Id = string | number | null;
+
+function errorMessage(id: Id, code: number, message: string): string {
+  return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`;
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x0a || byte === 0x0d || byte === 0x20 || byte === 0x09;
+}
+
+/**
+ * The stdio transport of `hub mcp serve`. Reads newline-delimited JSON and LSP-style `Content-Length:` frames,
+ * in any mix, from one stream; always writes newline-delimited JSON. A line that is not JSON gets a -32700
+ * answer, a JSON value that is not a JSON-RPC message a -32600 answer, and the server keeps serving.
+ * A JSON array (a 2025-03-26 batch) is taken apart and each message handled on its own.
+ */
+export class FramedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private buffer: Buffer = Buffer.alloc(0);
+  private closed = false;
+  private readonly onData = (chunk: Buffer | string) => this.receive(chunk);
+  private readonly onEnd = () => void this.close();
+  private readonly onError = (err: Error) => this.onerror?.(err);
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', this.onError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onError);
+    this.input.pause();
+    this.buffer = Buffer.alloc(0);
+    this.onclose?.();
+  }
+
+  private write(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.closed || this.output.destroyed) return resolve();
+      if (this.output.write(text)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  /** Appends bytes and hands over every complete message; exported for unit tests through `receive`. */
+  receive(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.buffer = this.buffer.length === 0 ? bytes : Buffer.concat([this.buffer, bytes]);
+    for (;;) {
+      let start = 0;
+      while (start < this.buffer.length && isSpace(this.buffer[start]!)) start++;
+      if (start > 0) this.buffer = this.buffer.subarray(start);
+      if (this.buffer.length === 0) return;
+      const first = this.buffer[0]!;
+      const taken = first === 0x43 || first === 0x63 ? this.takeFrame() : this.takeLine();
+      if (!taken) return;
+    }
+  }
+
+  /** One `Content-Length: N` header block and its N-byte body; false while incomplete. */
+  private takeFrame(): boolean {
+    const nl = this.buffer.indexOf('\n');
+    if (nl < 0) return this.takeLine();
+    // Only a first line that is a Content-Length header starts a frame; anything else is a (garbage) line.
+    if (!/^content-length\s*:/i.test(this.buffer.toString('latin1', 0, nl))) return this.takeLine();
+    const crlf = this.buffer.indexOf('\r\n\r\n');
+    const lf = this.buffer.indexOf('\n\n');
+    const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 4 : lf >= 0 ? lf + 2 : -1;
+    if (end < 0 || end > MAX_HEADER_BYTES) {
+      if (this.buffer.length <= MAX_HEADER_BYTES) return false;
+      this.buffer = this.buffer.subarray(nl + 1);
+      void this.write(
+        errorMessage(null, PARSE_ERROR, 'Parse error: Content-Length header block never ended'),
+      );
+      return true;
+    }
+    const m = /^content-length\s*:\s*(\d+)\s*$/i.exec(this.buffer.toString('latin1', 0, nl));
+    const length = m ? Number(m[1]) : Number.NaN;
+    if (!Number.isSafeInteger(length) || length > MAX_MESSAGE_BYTES) {
+      this.buffer = this.buffer.subarray(end);
+      void this.write(errorMessage(null, PARSE_ERROR, 'Parse error: bad or oversized Content-Length'));
+      return true;
+    }
+    if (this.buffer.length < end + length) return false;
+    const body = this.buffer.toString('utf8', end, end + length);
+    this.buffer = this.buffer.subarray(end + length);
+    this.handle(body);
+    return true;
+  }
+
+  /** One newline-terminated line; false while incomplete. */
+  private takeLine(): boolean {
+    const nl = this.buffer.indexOf('\n');
+    if (nl < 0) {
+      if (this.buffer.length > MAX_MESSAGE_BYTES) {
+        this.buffer = Buffer.alloc(0);
+        void this.write(errorMessage(null, PARSE_ERROR, 'Parse error: message over the size limit'));
+        return true;
+      }
+      return false;
+    }
+    const line = this.buffer.toString('utf8', 0, nl).replace(/\r$/, '');
+    this.buffer = this.buffer.subarray(nl + 1);
+    this.handle(line);
+    return true;
+  }
+
+  private handle(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      void this.write(errorMessage(null, PARSE_ERROR, `Parse error: ${(err as Error).message}`));
+      return;
+    }
+    for (const item of Array.isArray(value) ? value : [value]) this.dispatch(item);
+  }
+
+  private dispatch(value: unknown): void {
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (parsed.success) {
+      this.onmessage?.(parsed.data);
+      return;
+    }
+    const rawId = (value as { id?: unknown } | null)?.id;
+    const id: Id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+    void this.write(errorMessage(id, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message'));
+  }
+}

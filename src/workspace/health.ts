@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Catalog, type CatalogRepo, validateCatalog } from '../catalog/index.js';
+import { mapLimit } from '../infra/index.js';
+import { repoGitState } from './git-state.js';
+
+export type Severity = 'critical' | 'warning' | 'info';
+
+export interface HealthFinding {
+  severity: Severity;
+  code: string;
+  /** `<project>/<repo>`, absent for workspace-wide findings. */
+  repository?: string;
+  message: string;
+}
+
+export interface HealthReport {
+  ok: true;
+  /** unhealthy with any critical finding, degraded with any warning, else healthy. */
+  status: 'healthy' | 'degraded' | 'unhealthy';
+  repos_checked: number;
+  git_checked: boolean;
+  counts: Record<Severity, number>;
+  findings: HealthFinding[];
+  /** All findings, including those beyond the listed ones. */
+  findings_total: number;
+}
+
+export interface HealthOptions {
+  repos: readonly CatalogRepo[];
+  /** Run `git status` per repository (bounded concurrency); false keeps to the manifest and the filesystem. */
+  git: boolean;
+  concurrency?: number;
+  /** Most findings listed (all are counted). */
+  limit?: number;
+  /** Also apply the manifest's filesystem rules (component folders exist, no symlink escapes). */
+  manifestRules?: boolean;
+}
+
+export const HEALTH_FINDINGS_LIMIT = 200;
+const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
+
+async function repoFindings(repo: CatalogRepo, git: boolean): Promise<HealthFinding[]> {
+  const at = { repository: repo.id };
+  if (!existsSync(repo.root)) {
+    return repo.path
+      ? [
+          {
+            severity: 'critical',
+            code: 'missing_checkout',
+            ...at,
+            message: `checkout missing at ${repo.root}`,
+          },
+        ]
+      : [
+          {
+            severity: 'info',
+            code: 'not_cloned',
+            ...at,
+            message: `declared by url only, not cloned (${repo.url})`,
+          },
+        ];
+  }
+  if (repo.kind === 'application') return [];
+  if (!existsSync(join(repo.root, '.git')))
+    return [
+      {
+        severity: 'critical',
+        code: 'not_a_git_repo',
+        ...at,
+        message: `${repo.root} is not a git repository`,
+      },
+    ];
+  if (!git) return [];
+  const s = await repoGitState(repo.root, { headTime: false });
+  const out: HealthFinding[] = [];
+  if (s.error) out.push({ severity: 'critical', code: 'git_error', ...at, message: s.error });
+  else if (!s.head) out.push({ severity: 'warning', code: 'no_commits', ...at, message: 'no commits yet' });
+  if (s.head && s.branch === null)
+    out.push({
+      severity: 'warning',
+      code: 'detached_head',
+      ...at,
+      message: `HEAD detached at ${s.head.slice(0, 12)}`,
+    });
+  if ((s.behind ?? 0) > 0)
+    out.push({
+      severity: 'warning',
+      code: 'behind_upstream',
+      ...at,
+      message: `${s.behind} commit(s) behind upstream`,
+    });
+  if ((s.ahead ?? 0) > 0)
+    out.push({
+      severity: 'info',
+      code: 'unpushed_commits',
+      ...at,
+      message: `${s.ahead} commit(s) not pushed`,
+    });
+  if (s.dirty)
+    out.push({
+      severity: 'info',
+      code: 'uncommitted_changes',
+      ...at,
+      message: `${s.changes} changed path(s)`,
+    });
+  return out;
+}
+
+/**
+ * Health of the workspace: checkouts present and real git repositories, the manifest's filesystem rules, and
+ * with `git` each repository's state. Findings are ranked critical, warning, info.
+ */
+export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Promise<HealthReport> {
+  const findings: HealthFinding[] = [];
+  if (opts.manifestRules !== false) {
+    for (const p of validateCatalog(catalog, { filesystem: true })) {
+      findings.push({
+        severity: 'warning',
+        code: `manifest_${p.rule}`,
+        message: `${p.path}${p.line ? ` (line ${p.line})` : ''}: ${p.message}`,
+      });
+    }
+  }
+  const per = await mapLimit(opts.repos, opts.concurrency ?? 8, (r) => repoFindings(r, opts.git));
+  for (const list of per) findings.push(...list);
+  findings.sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+  const counts: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return {
+    ok: true,
+    status: counts.critical > 0 ? 'unhealthy' : counts.warning > 0 ? 'degraded' : 'healthy',
+    repos_checked: opts.repos.length,
+    git_checked: opts.git,
+    counts,
+    findings: findings.slice(0, opts.limit ?? HEALTH_FINDINGS_LIMIT),
+    findings_total: findings.length,
+  };
+}
