@@ -71,7 +71,7 @@ export function toolList(ops: readonly AnyOperation[]): { tools: Tool[] } {
 
 /** Tokens (o200k BPE, gpt-tokenizer) of the serialized tools/list result: what the list costs a model's context. */
 export async function toolListTokens(ops: readonly AnyOperation[]): Promise<number> {
-  const { encode } = await import('gpt-tokenizer');
+  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
   return encode(JSON.stringify(toolList(ops))).length;
 }
 
