@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemo } from '../examples/demo-workspace.mjs';
+import { createTempDir, removeTempDir } from './fixtures/index.js';
+import { call, type RunningServer, startTestServer } from './http-server.js';
+import { callJson, connectHub } from './mcp-client.js';
+import { runHub } from './run-hub.js';
+
+/**
+ * One operation, every surface: the same input gives the same result on the CLI (`--json`), the MCP tool and
+ * the HTTP route, against one workspace.
+ */
+interface Case {
+  name: string;
+  cli: string[];
+  tool: string;
+  args: Record<string, unknown>;
+  http: { method: string; path: string; body?: unknown };
+}
+
+const CASES: Case[] = [
+  {
+    name: 'component list',
+    cli: ['component', 'list', '--project', 'platform'],
+    tool: 'hub_component_list',
+    args: { project: 'platform' },
+    http: { method: 'GET', path: '/v3/ops/components?project=platform' },
+  },
+  {
+    name: 'component resolve',
+    cli: [
+      'component',
+      'resolve',
+      'services/api/plugins/auth/x.go',
+      '--project',
+      'platform',
+      '--repo',
+      'identity',
+    ],
+    tool: 'hub_component_resolve',
+    args: { path: 'services/api/plugins/auth/x.go', project: 'platform', repo: 'identity' },
+    http: {
+      method: 'GET',
+      path: '/v3/ops/components/resolve?path=services/api/plugins/auth/x.go&project=platform&repo=identity',
+    },
+  },
+  {
+    name: 'component resolve (miss)',
+    cli: ['component', 'resolve', 'docs/none.md', '--project', 'platform', '--repo', 'identity'],
+    tool: 'hub_component_resolve',
+    args: { path: 'docs/none.md', project: 'platform', repo: 'identity' },
+    http: {
+      method: 'GET',
+      path: '/v3/ops/components/resolve?path=docs/none.md&project=platform&repo=identity',
+    },
+  },
+  {
+    name: 'component graph',
+    cli: ['component', 'graph', 'storefront', '--depth', '2', '--direction', 'out'],
+    tool: 'hub_component_graph',
+    args: { component: 'storefront', depth: 2, direction: 'out' },
+    http: { method: 'GET', path: '/v3/ops/components/graph?component=storefront&depth=2&direction=out' },
+  },
+  {
+    name: 'component detect',
+    cli: ['component', 'detect', '--project', 'storefront'],
+    tool: 'hub_component_detect',
+    args: { project: 'storefront' },
+    http: { method: 'GET', path: '/v3/ops/components/detect?project=storefront' },
+  },
+  {
+    name: 'search',
+    cli: ['search', 'gateway'],
+    tool: 'hub_repo_search',
+    args: { query: 'gateway' },
+    http: { method: 'GET', path: '/v1/repos/search?query=gateway' },
+  },
+  {
+    name: 'workspace grep info',
+    cli: ['workspace', 'grep', 'info'],
+    tool: 'hub_workspace_grep_info',
+    args: {},
+    http: { method: 'GET', path: '/v2/workspace/grep/info' },
+  },
+];
+
+let dir: string;
+let root: string;
+let server: RunningServer;
+/** `hub api serve` serves /v1 (and /v2); `hub web serve` serves /v2 and /v3. */
+let api: RunningServer;
+let mcp: Client;
+
+beforeAll(async () => {
+  dir = createTempDir('hub-parity-');
+  root = createDemo(join(dir, 'demo')).root;
+  // The servers see the same environment as the CLI processes (PATH decides the grep backend, for one).
+  const env = { ...process.env, HUB_CACHE_DIR: 'off' } as Record<string, string>;
+  server = await startTestServer({ root, env });
+  api = await startTestServer({ root, env, mode: 'api' });
+  mcp = await connectHub(root);
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await server?.close();
+  await api?.close();
+  removeTempDir(dir);
+});
+
+describe('the same operation on every surface', () => {
+  it.each(CASES.map((c) => [c.name, c]))('%s', async (_name, c) => {
+    const cli = runHub(['-c', join(root, '.hub.yml'), ...c.cli, '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    const viaCli = cli.json();
+    const viaMcp = await callJson(mcp, c.tool, c.args);
+    const base = c.http.path.startsWith('/v1/') ? api.base : server.base;
+    const viaHttp = await call(base, c.http.method, c.http.path, { body: c.http.body });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(viaMcp).toEqual(viaCli);
+    expect(viaHttp.json).toEqual(viaCli);
+  });
+
+  it('gives the same error on every surface for an unknown component', async () => {
+    const cli = runHub([
+      '-c',
+      join(root, '.hub.yml'),
+      'component',
+      'graph',
+      'platform/identity/nope',
+      '--json',
+    ]);
+    expect(cli.code).toBe(1);
+    const http = await call(server.base, 'GET', '/v3/ops/components/graph?component=platform/identity/nope');
+    expect(http.status).toBe(404);
+    expect(http.json).toEqual(cli.json());
+    await expect(
+      mcp.callTool({ name: 'hub_component_graph', arguments: { component: 'platform/identity/nope' } }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      data: cli.json().error,
+    });
+  });
+});
