@@ -68,6 +68,8 @@ describe('POST /v3/ops/open', () => {
     rmSync(`${argvFile}.done`, { force: true });
     const dotted = await call(srv.base, 'POST', '/v3/ops/open', { body: { path: join(repo, 'src', '..') } });
     expect(dotted.status).toBe(200);
+    // Wait for the detached editor, so it cannot write into the next test's argv file.
+    expect(await editorArgv()).toEqual(['--reuse-window', repo]);
   });
 
   it('refuses every other path (403) and runs nothing', async () => {
