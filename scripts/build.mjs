@@ -50,4 +50,10 @@ for (const file of result.outputFiles) {
   writeFileSync(tmp, file.contents);
   renameSync(tmp, file.path);
 }
+// The tokenizer's ranks as JSON: gpt-tokenizer ships them as a 2.4 MB array literal, slow to compile at every load.
+const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
+mkdirSync(join(root, 'dist', 'tokenizer'), { recursive: true });
+const ranksFile = join(root, 'dist', 'tokenizer', 'o200k_base.json');
+writeFileSync(`${ranksFile}.${process.pid}.tmp`, JSON.stringify(ranks));
+renameSync(`${ranksFile}.${process.pid}.tmp`, ranksFile);
 process.stderr.write(`built dist/cli.js (build ${buildId})\n`);

@@ -71,8 +71,9 @@ export function toolList(ops: readonly AnyOperation[]): { tools: Tool[] } {
 
 /** Tokens (o200k BPE, gpt-tokenizer) of the serialized tools/list result: what the list costs a model's context. */
 export async function toolListTokens(ops: readonly AnyOperation[]): Promise<number> {
-  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
-  return encode(JSON.stringify(toolList(ops))).length;
+  // The same counter the context packs use (special-token text counted as plain text).
+  const { loadTokenCounter } = await import('../../context/index.js');
+  return (await loadTokenCounter()).count(JSON.stringify(toolList(ops)));
 }
 
 export interface ProfileSizes {
