@@ -1,6 +1,6 @@
 // Bundles the CLI with esbuild: one ESM entry plus lazily loaded chunks, so start-up stays small.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -50,6 +50,14 @@ for (const file of result.outputFiles) {
   writeFileSync(tmp, file.contents);
   renameSync(tmp, file.path);
 }
+// Chunks of earlier builds are removed once the new ones are in place (names carry content hashes).
+const written = new Set(result.outputFiles.map((f) => f.path));
+const chunkDir = join(root, 'dist', 'chunks');
+for (const name of readdirSync(chunkDir, { withFileTypes: true })) {
+  const p = join(chunkDir, name.name);
+  if (name.isFile() && !written.has(p)) rmSync(p, { force: true });
+}
+
 // The tokenizer's ranks as JSON: gpt-tokenizer ships them as a 2.4 MB array literal, slow to compile at every load.
 const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
 mkdirSync(join(root, 'dist', 'tokenizer'), { recursive: true });
