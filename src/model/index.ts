@@ -26,6 +26,7 @@ export { findLegacyKeys, type LegacyRename } from './legacy.js';
 export { ManifestCache } from './manifest-cache.js';
 export { editManifestFile, ensureSeq, normalizeLegacyInDocument } from './manifest-edit.js';
 export {
+  definitionAt,
   locateManifest,
   MANIFEST_FILENAME,
   type ManifestFile,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
@@ -47,6 +47,21 @@ export function locateManifest(cwd: string, explicit?: string): string {
     cwd: resolve(cwd),
     hint: 'run `hub init` to create one, or pass -c <path>',
   });
+}
+
+/**
+ * The servers' `--root`: a directory (its `.hub.yml` is the manifest) or the manifest file itself.
+ * Undefined when the path does not exist.
+ */
+export function definitionAt(root: string, cwd: string): { dir: string; manifest: string } | undefined {
+  const abs = resolve(cwd, root);
+  try {
+    return statSync(abs).isDirectory()
+      ? { dir: abs, manifest: join(abs, MANIFEST_FILENAME) }
+      : { dir: dirname(abs), manifest: abs };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Maps zod issues to issues with YAML paths and line numbers. */

@@ -1,5 +1,4 @@
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import {
   errorMapping,
@@ -9,7 +8,7 @@ import {
   toHubError,
   ValidationError,
 } from '../../infra/index.js';
-import { MANIFEST_FILENAME } from '../../model/index.js';
+import { definitionAt } from '../../model/index.js';
 import { type AnyOperation, createContext, OPERATIONS } from '../../ops/index.js';
 import type { DocumentStore } from '../../state/index.js';
 import { documentRouteKeys, registerDocumentRoutes } from './document-routes.js';
@@ -72,20 +71,15 @@ export interface HubServer {
 
 /** `--root`: a directory (its `.hub.yml` is the manifest) or the manifest file. */
 function servedRoot(root: string, cwd: string): { dir: string; definition: string } {
-  const abs = resolve(cwd, root);
-  let isDir: boolean;
-  try {
-    isDir = statSync(abs).isDirectory();
-  } catch {
+  const found = definitionAt(root, cwd);
+  if (!found) {
     throw new ValidationError(`root: '${root}' does not exist`, {
       field: 'root',
-      value: abs,
+      value: resolve(cwd, root),
       rule: 'exists',
     });
   }
-  return isDir
-    ? { dir: abs, definition: join(abs, MANIFEST_FILENAME) }
-    : { dir: dirname(abs), definition: abs };
+  return { dir: found.dir, definition: found.manifest };
 }
 
 /** Fastify's own errors (bad JSON, body too large, unsupported media type) in hub's taxonomy. */

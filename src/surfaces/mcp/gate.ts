@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { type HubError, NotFoundError, toHubError, ValidationError } from '../../infra/index.js';
+import { definitionAt, MANIFEST_FILENAME } from '../../model/index.js';
 import { loadWorkspace } from '../../ops/index.js';
 
 export type GateState = 'active' | 'inactive_missing_config' | 'inactive_invalid_config';
@@ -20,9 +21,11 @@ export interface GateStatus {
 
 /** Where the server looks: `<root>/.hub.yml`, or the file itself when --root names a file. */
 export function gateLocation(root: string, cwd: string): { root: string; manifest: string } {
+  const found = definitionAt(root, cwd);
+  if (found) return { root: found.dir, manifest: found.manifest };
+  // A root that does not exist yet is read as a directory: the gate then reports the missing manifest.
   const abs = resolve(cwd, root);
-  if (existsSync(abs) && statSync(abs).isFile()) return { root: dirname(abs), manifest: abs };
-  return { root: abs, manifest: join(abs, '.hub.yml') };
+  return { root: abs, manifest: join(abs, MANIFEST_FILENAME) };
 }
 
 const VERSION_TOOLS = 'hub_version_check and hub_version_upgrade work without it';
