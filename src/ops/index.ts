@@ -44,6 +44,7 @@ export {
   type SharedDocument,
   STATE_ROUTE,
 } from './state-documents.js';
+export { workspaceMemo } from './workspace-memo.js';
 
 /** Every operation hub has, in help order. Surfaces walk this list. */
 export const OPERATIONS: AnyOperation[] = [

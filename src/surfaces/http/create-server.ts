@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '../../infra/index.js';
 import { definitionAt } from '../../model/index.js';
-import { type AnyOperation, createContext, OPERATIONS } from '../../ops/index.js';
+import { type AnyOperation, createContext, OPERATIONS, workspaceMemo } from '../../ops/index.js';
 import type { DocumentStore } from '../../state/index.js';
 import { documentRouteKeys, registerDocumentRoutes } from './document-routes.js';
 import { buildOpenApi } from './openapi.js';
@@ -137,7 +137,8 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const explicitHost = host !== '0.0.0.0' && host !== '::' && !isLoopbackHost(host) ? [host] : [];
   const ownStore = opts.store === undefined;
   const store = opts.store ?? base.store().store;
-  const makeContext: ContextFactory = () => createContext({ ...init, store });
+  // A context per request, sharing the loaded workspace while the manifest file is unchanged.
+  const makeContext: ContextFactory = workspaceMemo(() => createContext({ ...init, store }), definition);
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const documentBodyLimit = opts.documentBodyLimit ?? DOCUMENT_BODY_LIMIT;
 

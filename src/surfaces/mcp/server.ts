@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -21,8 +20,7 @@ import {
   HUB_VERSION,
   invoke,
   OPERATIONS,
-  type OpContext,
-  type Workspace,
+  workspaceMemo,
 } from '../../ops/index.js';
 import { FramedStdioTransport } from './framing.js';
 import { ensureActive, type GateStatus, gateLocation, readGate } from './gate.js';
@@ -67,42 +65,6 @@ export function toMcpError(err: unknown): Error {
   if (err instanceof RpcError || err instanceof McpError) return err;
   const m = errorMapping(err);
   return new RpcError(m.jsonRpc, m.body.error.message, m.body.error);
-}
-
-function fileKey(path: string): string | undefined {
-  try {
-    const st = statSync(path, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Fresh contexts per call (so the gate, the application config and the state store are read anew), sharing the
- * loaded workspace while the manifest file is unchanged: a long-lived server skips hashing and re-reading a large
- * manifest on every call, and still sees an edit by another process at once. A write through an operation calls
- * `invalidate()`, which drops the shared copy.
- */
-function workspaceMemo(create: () => OpContext, manifest: string): () => OpContext {
-  let memo: { key: string; ws: Workspace } | undefined;
-  return () => {
-    const ctx = create();
-    return {
-      ...ctx,
-      workspace(): Workspace {
-        const key = fileKey(manifest);
-        if (key !== undefined && memo?.key === key) return memo.ws;
-        const ws = ctx.workspace();
-        memo = key === undefined ? undefined : { key, ws };
-        return ws;
-      },
-      invalidate(): void {
-        memo = undefined;
-        ctx.invalidate();
-      },
-    };
-  };
 }
 
 function instructionsFor(gate: GateStatus): string {
