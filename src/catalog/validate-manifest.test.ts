@@ -1,58 +1,15 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir, makeGitRepo, removeTempDir, writeManifest } from '../../test/fixtures/index.js';
+import { describe, expect, it } from 'vitest';
+import { writeManifest } from '../../test/fixtures/index.js';
+import { lineOf, oneRepo, REPO, useValidateWorkspace } from '../../test/fixtures/validate-workspace.js';
 import { parseManifestText } from '../model/manifest-file.js';
 import { Catalog } from './catalog.js';
-import { type Problem, type ValidateOptions, validateCatalog } from './validate.js';
-
-/** 1-based line of the `nth` line containing `needle` (fails loudly when absent). */
-function lineOf(text: string, needle: string, nth = 1): number {
-  const lines = text.split('\n');
-  let seen = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.includes(needle) && ++seen === nth) return i + 1;
-  }
-  throw new Error(`'${needle}' (#${nth}) not in the manifest text`);
-}
-
-const REPO = 'workspace.projects[0].repos[0]';
+import { validateCatalog } from './validate.js';
 
 describe('validateCatalog: profiles, relationships, locators and names', () => {
-  let root: string;
-  let outside: string;
-
-  beforeEach(() => {
-    root = createTempDir('hub-validate-');
-    outside = createTempDir('hub-validate-outside-');
-    makeGitRepo(join(root, 'p/r'), {
-      'a/README.md': 'a\n',
-      'b/README.md': 'b\n',
-      'c/README.md': 'c\n',
-      'svc/README.md': 'svc\n',
-      'file.txt': 'not a directory\n',
-    });
-  });
-  afterEach(() => {
-    removeTempDir(root);
-    removeTempDir(outside);
-  });
-
-  /** Writes the manifest into the temp workspace and validates it. */
-  const run = (text: string, opts: ValidateOptions = { filesystem: true }): Problem[] => {
-    const path = writeManifest(root, text);
-    return validateCatalog(new Catalog(parseManifestText(text, path)), opts);
-  };
-
-  /** One repo p/r (checked out) with the given component block. */
-  const oneRepo = (components: string) => `workspace:
-  projects:
-    - name: p
-      repos:
-        - name: r
-          path: ./p/r
-          components:
-${components}`;
+  const ws = useValidateWorkspace();
+  const { run } = ws;
 
   it('reports invalid skill, MCP and rule ids inside a component agent_profile', () => {
     const text = oneRepo(`            - name: a
@@ -238,8 +195,8 @@ workspace:
   });
 
   it('lists every problem, not only the first', () => {
-    mkdirSync(join(outside, 'target'), { recursive: true });
-    symlinkSync(join(outside, 'target'), join(root, 'p/r/link'));
+    mkdirSync(join(ws.outside, 'target'), { recursive: true });
+    symlinkSync(join(ws.outside, 'target'), join(ws.root, 'p/r/link'));
     const text = `agent_profile:
   skills: [Nope]
 workspace:
@@ -317,8 +274,8 @@ graph:
   });
 
   it('validates an application manifest (paths[] and local components[])', () => {
-    mkdirSync(join(root, 'web'), { recursive: true });
-    mkdirSync(join(root, 'api'), { recursive: true });
+    mkdirSync(join(ws.root, 'web'), { recursive: true });
+    mkdirSync(join(ws.root, 'api'), { recursive: true });
     const text = `kind: application
 name: shop
 paths:
@@ -347,7 +304,7 @@ components:
     const text = oneRepo(`            - name: a
               path: ../a
 `);
-    const path = writeManifest(root, text);
+    const path = writeManifest(ws.root, text);
     const { source: _source, ...file } = parseManifestText(text, path);
     const problems = validateCatalog(new Catalog(file), { filesystem: false });
     expect(problems).toEqual([

@@ -1,59 +1,16 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDemo } from '../../examples/demo-workspace.mjs';
-import { createTempDir, makeGitRepo, removeTempDir, writeManifest } from '../../test/fixtures/index.js';
-import { parseManifestText, readManifestFile } from '../model/manifest-file.js';
+import { createTempDir, makeGitRepo, removeTempDir } from '../../test/fixtures/index.js';
+import { lineOf, oneRepo, REPO, useValidateWorkspace } from '../../test/fixtures/validate-workspace.js';
+import { readManifestFile } from '../model/manifest-file.js';
 import { Catalog } from './catalog.js';
-import { type Problem, type ValidateOptions, validateCatalog } from './validate.js';
-
-/** 1-based line of the `nth` line containing `needle` (fails loudly when absent). */
-function lineOf(text: string, needle: string, nth = 1): number {
-  const lines = text.split('\n');
-  let seen = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.includes(needle) && ++seen === nth) return i + 1;
-  }
-  throw new Error(`'${needle}' (#${nth}) not in the manifest text`);
-}
-
-const REPO = 'workspace.projects[0].repos[0]';
+import { validateCatalog } from './validate.js';
 
 describe('validateCatalog: components, paths and dependencies', () => {
-  let root: string;
-  let outside: string;
-
-  beforeEach(() => {
-    root = createTempDir('hub-validate-');
-    outside = createTempDir('hub-validate-outside-');
-    makeGitRepo(join(root, 'p/r'), {
-      'a/README.md': 'a\n',
-      'b/README.md': 'b\n',
-      'c/README.md': 'c\n',
-      'svc/README.md': 'svc\n',
-      'file.txt': 'not a directory\n',
-    });
-  });
-  afterEach(() => {
-    removeTempDir(root);
-    removeTempDir(outside);
-  });
-
-  /** Writes the manifest into the temp workspace and validates it. */
-  const run = (text: string, opts: ValidateOptions = { filesystem: true }): Problem[] => {
-    const path = writeManifest(root, text);
-    return validateCatalog(new Catalog(parseManifestText(text, path)), opts);
-  };
-
-  /** One repo p/r (checked out) with the given component block. */
-  const oneRepo = (components: string) => `workspace:
-  projects:
-    - name: p
-      repos:
-        - name: r
-          path: ./p/r
-          components:
-${components}`;
+  const ws = useValidateWorkspace();
+  const { run } = ws;
 
   it('accepts a valid manifest with no problems', () => {
     const text = oneRepo(`            - name: a
@@ -122,10 +79,10 @@ ${components}`;
   });
 
   it('reports a path escaping through a symlink with filesystem:true only', () => {
-    mkdirSync(join(outside, 'target'), { recursive: true });
-    symlinkSync(join(outside, 'target'), join(root, 'p/r/link'));
+    mkdirSync(join(ws.outside, 'target'), { recursive: true });
+    symlinkSync(join(ws.outside, 'target'), join(ws.root, 'p/r/link'));
     // A symlink that stays inside the repo is fine.
-    symlinkSync(join(root, 'p/r/a'), join(root, 'p/r/alias'));
+    symlinkSync(join(ws.root, 'p/r/a'), join(ws.root, 'p/r/alias'));
     const text = oneRepo(`            - name: linked
               path: link
             - name: aliased
@@ -136,7 +93,7 @@ ${components}`;
       ['path_escapes', `${REPO}.components[0].path`, lineOf(text, 'path: link')],
     ]);
     expect(problems[0]!.message).toContain('through a symlink');
-    expect(problems[0]!.message).toContain(join(outside, 'target'));
+    expect(problems[0]!.message).toContain(join(ws.outside, 'target'));
     expect(run(text, { filesystem: false })).toEqual([]);
   });
 
@@ -161,7 +118,7 @@ ${components}`;
   });
 
   it('does not resolve depends_on across repos', () => {
-    makeGitRepo(join(root, 'p/s'), { 'x/README.md': '\n' });
+    makeGitRepo(join(ws.root, 'p/s'), { 'x/README.md': '\n' });
     const text = `workspace:
   projects:
     - name: p
@@ -270,7 +227,7 @@ ${components}`;
   });
 
   it('does report missing directories of a url repo once it is checked out at <project>/<name>', () => {
-    makeGitRepo(join(root, 'p/remote'), { 'services/api/go.mod': '\n' });
+    makeGitRepo(join(ws.root, 'p/remote'), { 'services/api/go.mod': '\n' });
     const text = `workspace:
   projects:
     - name: p
