@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -22,7 +23,11 @@ const buildId = hashTree(join(root, 'src'), createHash('sha256'))
   .slice(0, 16);
 
 const result = await build({
-  entryPoints: { cli: join(root, 'src/surfaces/cli/entry.ts') },
+  entryPoints: {
+    cli: join(root, 'src/surfaces/cli/entry.ts'),
+    // Imported below to write the command table; never loaded by the CLI itself.
+    'describe-commands': join(root, 'src/ops/command-index.ts'),
+  },
   outdir: join(root, 'dist'),
   bundle: true,
   splitting: true,
@@ -57,6 +62,17 @@ for (const name of readdirSync(chunkDir, { withFileTypes: true })) {
   const p = join(chunkDir, name.name);
   if (name.isFile() && !written.has(p)) rmSync(p, { force: true });
 }
+
+// The command table (paths, arguments, options, help) as JSON, so the CLI parses any command without loading
+// the operation modules; each command then imports only its own. It carries the build id: a table left by
+// another build is ignored.
+const { describeCommands } = await import(
+  `${pathToFileURL(join(root, 'dist', 'describe-commands.js')).href}?${buildId}`
+);
+const table = await describeCommands();
+const tableFile = join(root, 'dist', 'commands.json');
+writeFileSync(`${tableFile}.${process.pid}.tmp`, JSON.stringify(table));
+renameSync(`${tableFile}.${process.pid}.tmp`, tableFile);
 
 // The tokenizer's ranks as JSON: gpt-tokenizer ships them as a 2.4 MB array literal, slow to compile at every load.
 const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');

@@ -17,7 +17,7 @@ await build({
   logLevel: 'warning',
 });
 const { generatedFiles } = await import(pathToFileURL(tmp).href);
-for (const [path, text] of Object.entries(generatedFiles())) {
+for (const [path, text] of Object.entries(await generatedFiles())) {
   mkdirSync(dirname(join(root, path)), { recursive: true });
   writeFileSync(join(root, path), text);
   process.stderr.write(`wrote ${path}\n`);

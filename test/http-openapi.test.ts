@@ -2,9 +2,11 @@
 // embedded schema a valid JSON Schema 2020-12 (checked by Ajv, which fastify already brings).
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../src/ops/index.js';
+import { loadOperations } from '../src/ops/index.js';
 import { buildWorkspace, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
+
+const OPERATIONS = await loadOperations();
 
 // biome-ignore lint/suspicious/noExplicitAny: walking a JSON document.
 type Json = Record<string, any>;

@@ -3,10 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { OPERATIONS } from '../src/ops/index.js';
+import { loadOperations } from '../src/ops/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { runHub } from './run-hub.js';
+
+const OPERATIONS = await loadOperations();
 
 let dir: string;
 let root: string;

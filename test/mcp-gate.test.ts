@@ -2,11 +2,13 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { OPERATIONS } from '../src/ops/index.js';
+import { loadOperations } from '../src/ops/index.js';
 import { CORE_TOOLS } from '../src/surfaces/mcp/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { callJson, connectHub, readText, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
+
+const OPERATIONS = await loadOperations();
 
 let dir: string;
 let demoManifest: string;

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { OPERATIONS } from '../src/ops/index.js';
+import { loadOperations } from '../src/ops/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { callJson, connectHub, readText, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
+
+const OPERATIONS = await loadOperations();
 
 const URIS = [
   'hub://catalog',

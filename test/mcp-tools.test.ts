@@ -4,10 +4,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { OPERATIONS } from '../src/ops/index.js';
+import { loadOperations } from '../src/ops/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { callJson, connectHub, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
+
+const OPERATIONS = await loadOperations();
 
 const INVALID_PARAMS = -32602;
 const SERVER_ERROR = -32000;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../src/ops/index.js';
+import { loadOperations } from '../src/ops/index.js';
 import { runHub } from './run-hub.js';
+
+const OPERATIONS = await loadOperations();
 
 /** Bindings the specification names for operations that exist so far; later issues extend this list. */
 const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string }> = {

@@ -89,14 +89,18 @@ export class Catalog {
     projects.forEach((p, pi) => {
       p.repos.forEach((r, ri) => {
         const yamlPath = ['workspace', 'projects', pi, 'repos', ri];
-        const root = r.path ? resolve(file.root, r.path) : resolve(file.root, p.name, r.name);
+        let root: string | undefined;
         const repo = this.addRepo({
           id: `${p.name}/${r.name}`,
           project: p.name,
           name: r.name,
           path: r.path,
           url: r.url,
-          root,
+          // Resolved on first use: a command about one repository never pays for a thousand path.resolve calls.
+          get root() {
+            root ??= r.path ? resolve(file.root, r.path) : resolve(file.root, p.name, r.name);
+            return root;
+          },
           tags: normalizeTags(r.tags),
           description: r.description,
           yamlPath,

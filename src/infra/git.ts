@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from './child-process.js';
 
 export interface GitResult {
   stdout: string;
@@ -15,7 +15,7 @@ export interface GitOptions {
 /** Runs git without a shell, without prompts and with a timeout; never throws for a non-zero exit. */
 export function runGit(args: string[], opts: GitOptions): Promise<GitResult> {
   return new Promise((resolvePromise) => {
-    execFile(
+    childProcess().execFile(
       'git',
       args,
       {

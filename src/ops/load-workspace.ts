@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { Catalog, validateCatalog } from '../catalog/index.js';
@@ -34,11 +34,18 @@ export function cacheDir(env: LoadOptions['env']): string | undefined {
  */
 export function loadWorkspace(opts: LoadOptions): Workspace {
   const path = locateManifest(opts.cwd, opts.definition);
-  const bytes = readBytes(path);
-  const hash = sha256Hex(bytes);
+  // Stat before reading: a cache entry keyed by this stat then never vouches for newer content.
+  const st = checkedStat(path);
+  let bytes: Buffer | undefined;
+  let hash: string | undefined;
+  const hashOf = () => {
+    bytes ??= readFileSync(path);
+    hash ??= sha256Hex(bytes);
+    return hash;
+  };
   const dir = cacheDir(opts.env);
   const cache = dir ? new ManifestCache(dir, BUILD_ID) : undefined;
-  const hit = cache?.get(path, hash);
+  const hit = cache?.get(path, st, hashOf);
   if (hit) {
     const file: ManifestFile = {
       path,
@@ -48,7 +55,8 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
     };
     return { file, catalog: new Catalog(file), explicitDefinition: Boolean(opts.definition) };
   }
-  const file = parseManifestText(decodeUtf8(bytes, path, 'manifest'), path);
+  hashOf();
+  const file = parseManifestText(decodeUtf8(bytes!, path, 'manifest'), path);
   const catalog = new Catalog(file);
   const problems = validateCatalog(catalog, { filesystem: false });
   if (problems.length > 0) {
@@ -62,13 +70,14 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
       },
     );
   }
-  cache?.set(path, hash, file.manifest, file.legacy);
+  cache?.set(path, st, hash!, file.manifest, file.legacy);
   return { file, catalog, explicitDefinition: Boolean(opts.definition) };
 }
 
-function readBytes(path: string): Buffer {
-  // Size first: a hostile file is refused before it is read into memory.
-  const size = statSync(path).size;
+/** The manifest's stat; a file over the size limit is refused before it is read into memory. */
+function checkedStat(path: string): Stats {
+  const st = statSync(path);
+  const size = st.size;
   if (size > YAML_LIMITS.maxBytes) {
     throw new ValidationError(
       `manifest ${path} is ${(size / 1_048_576).toFixed(1)} MiB; the limit is ${YAML_LIMITS.maxBytes / 1_048_576} MiB`,
@@ -80,5 +89,5 @@ function readBytes(path: string): Buffer {
       },
     );
   }
-  return readFileSync(path);
+  return st;
 }

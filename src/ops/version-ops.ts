@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { RefusedError } from '../infra/index.js';
+import { childProcess, RefusedError } from '../infra/index.js';
 import {
   checkVersion,
   detectInstallChannel,
@@ -114,7 +113,7 @@ interface UpgradeResult {
 function runUpgrade(plan: UpgradePlan): Promise<string> {
   const [cmd, ...args] = plan.argv!;
   return new Promise((resolve, reject) => {
-    execFile(
+    childProcess().execFile(
       cmd!,
       args,
       { cwd: plan.cwd ?? undefined, timeout: UPGRADE_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },

@@ -1,8 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ValidationError } from '../infra/index.js';
+import { childProcess, ValidationError } from '../infra/index.js';
 import { EXCLUDED_DIRS, walkFiles } from './walk.js';
 
 export const GREP_BACKENDS = ['auto', 'ripgrep', 'builtin'] as const;
@@ -238,7 +237,7 @@ async function ripgrep(
   const owner = (p: string) => roots.find((t) => p === t.root || p.startsWith(t.root + sep));
   for (let i = 0; i < targets.length; i += RG_BATCH) {
     const batch = targets.slice(i, i + RG_BATCH);
-    const child = spawn(rg, [...rgArgs(opts), ...batch.map((t) => t.root)], {
+    const child = childProcess().spawn(rg, [...rgArgs(opts), ...batch.map((t) => t.root)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -287,7 +286,7 @@ async function ripgrep(
 
 function rgVersion(rg: string): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(rg, ['--version'], { timeout: 5000 }, (err, stdout) =>
+    childProcess().execFile(rg, ['--version'], { timeout: 5000 }, (err, stdout) =>
       resolve(err ? null : stdout.split('\n')[0]!.trim() || null),
     );
   });

@@ -1,8 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Catalog, CatalogRepo } from '../catalog/index.js';
-import { HubError, RefusedError, realpathOrUndefined, ValidationError } from '../infra/index.js';
+import {
+  childProcess,
+  HubError,
+  RefusedError,
+  realpathOrUndefined,
+  ValidationError,
+} from '../infra/index.js';
 
 /**
  * The managed repository whose checkout is exactly `path`, compared by real path (so `..`, symlinks and a
@@ -57,7 +62,7 @@ export function launchEditor(
   const [command, ...rest] = editorArgv(editor);
   const args = [...rest, dir];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command!, args, {
+    const child = childProcess().spawn(command!, args, {
       shell: false,
       detached: true,
       stdio: 'ignore',

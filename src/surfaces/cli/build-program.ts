@@ -1,6 +1,5 @@
 import { Command, Option } from 'commander';
-import type { AnyOperation } from '../../ops/index.js';
-import { describeField, isRequired, type OptionSpec, optionsFromSchema } from '../../ops/index.js';
+import type { CommandEntry, OptionSpec } from '../../ops/index.js';
 
 /** Descriptions of command groups (the leaves describe themselves from the registry). */
 export const GROUP_SUMMARIES: Record<string, string> = {
@@ -21,7 +20,7 @@ export const GROUP_SUMMARIES: Record<string, string> = {
 };
 
 export interface LeafAction {
-  op: AnyOperation;
+  entry: CommandEntry;
   input: Record<string, unknown>;
   command: Command;
 }
@@ -58,13 +57,37 @@ function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fr
   cmd.addOption(opt);
 }
 
+/** Global options that take a value, so the word after them is not a command. */
+const GLOBAL_VALUE_OPTIONS = new Set(['-c', '--config-path', '--definition', '--appconfig']);
+
+/**
+ * The commands worth building for this argv: those of the named top-level command when there is one, else all
+ * (root help, unknown commands and their suggestions need every name). Building ~60 commands costs start-up.
+ */
+export function commandsFor(entries: CommandEntry[], argv: string[]): CommandEntry[] {
+  let word: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (GLOBAL_VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) {
+      word = a;
+      break;
+    }
+  }
+  const chosen = word ? entries.filter((e) => e.command.split(' ', 1)[0] === word) : [];
+  return chosen.length > 0 ? chosen : entries;
+}
+
 function camel(flag: string): string {
   return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Builds the whole command tree from the registry; `run` receives the parsed input of the chosen leaf. */
+/**
+ * Builds the whole command tree from the registry's command table (plain data, so no operation module loads
+ * to parse or explain a command); `run` receives the parsed input of the chosen leaf.
+ */
 export function buildProgram(
-  ops: AnyOperation[],
+  entries: CommandEntry[],
   version: string,
   run: (leaf: LeafAction) => Promise<void>,
 ): Command {
@@ -93,38 +116,32 @@ export function buildProgram(
     groups.set(key, cmd);
     return cmd;
   };
-  for (const op of ops) {
-    if (!op.cli) continue;
-    const words = op.cli.command.split(' ');
+  for (const entry of entries) {
+    const words = entry.command.split(' ');
     // A command may be both a leaf and a group (`version` and `version check`): reuse it either way round.
     const key = words.join(' ');
     const cmd = (
       groups.get(key) ?? groupFor(words.slice(0, -1)).command(words[words.length - 1]!)
-    ).description(op.summary);
+    ).description(entry.summary);
     groups.set(key, cmd);
-    if (op.description) cmd.addHelpText('after', `\n${op.description}`);
-    if (op.cli.help) cmd.addHelpText('after', `\n${op.cli.help}`);
-    const shape = op.input.shape as Record<string, import('zod').ZodType>;
-    const positional = op.cli.args ?? [];
-    for (const a of positional) {
-      const s = shape[a]!;
-      cmd.argument(isRequired(s) ? `<${a}>` : `[${a}]`, describeField(s));
-    }
-    const specs = optionsFromSchema(shape, positional);
-    for (const spec of specs) addOption(cmd, spec, op.cli.short?.[spec.field], Boolean(op.cli.stdinJson));
+    if (entry.description) cmd.addHelpText('after', `\n${entry.description}`);
+    if (entry.help) cmd.addHelpText('after', `\n${entry.help}`);
+    for (const a of entry.args) cmd.argument(a.required ? `<${a.name}>` : `[${a.name}]`, a.description);
+    const specs = entry.options;
+    for (const spec of specs) addOption(cmd, spec, spec.short, entry.stdinJson);
     cmd.option('--json', 'Print the result as JSON.');
     cmd.action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const opts = command.opts();
       const input: Record<string, unknown> = {};
-      positional.forEach((a, i) => {
-        if (args[i] !== undefined) input[a] = args[i];
+      entry.args.forEach((a, i) => {
+        if (args[i] !== undefined) input[a.name] = args[i];
       });
       for (const spec of specs) {
         const v = opts[camel(spec.flag)];
         if (v !== undefined) input[spec.field] = coerce(spec, v);
       }
-      await run({ op, input, command });
+      await run({ entry, input, command });
     });
   }
   return program;

@@ -1,8 +1,9 @@
 import { CommanderError } from 'commander';
 import { ValidationError } from '../../infra/index.js';
 import { HUB_VERSION } from '../../ops/build-info.js';
-import { createContext, invoke, OPERATIONS } from '../../ops/index.js';
-import { buildProgram } from './build-program.js';
+import { createContext, invoke, loadOperation } from '../../ops/index.js';
+import { buildProgram, commandsFor } from './build-program.js';
+import { commandTable } from './command-table.js';
 import { reportError, writeErr, writeOut } from './output.js';
 import { addServeCommands } from './serve-commands.js';
 import { readStdin } from './stdin.js';
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   const debug = process.env.HUB_DEBUG === '1';
   let exit = 0;
   let json = argv.includes('--json');
-  const program = buildProgram(OPERATIONS, HUB_VERSION, async ({ op, input, command }) => {
+  const program = buildProgram(commandsFor(await commandTable(), argv), HUB_VERSION, async ({ entry, input, command }) => {
     const globals = command.optsWithGlobals();
     json = Boolean(globals.json);
     const ctx = createContext({
@@ -46,7 +47,8 @@ export async function main(argv: string[]): Promise<number> {
       readStdin,
     });
     try {
-      if (op.cli?.stdinJson) input = { ...(await stdinObject()), ...input };
+      const op = await loadOperation(entry.module, entry.id);
+      if (entry.stdinJson) input = { ...(await stdinObject()), ...input };
       const result = await invoke(op, ctx, input);
       if (json || !op.cli?.human) await writeOut(JSON.stringify(result, null, json ? undefined : 2));
       else await writeOut(op.cli.human(result));

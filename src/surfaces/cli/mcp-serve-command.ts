@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { OPERATIONS } from '../../ops/index.js';
+import { loadOperations } from '../../ops/index.js';
 import { writeErr, writeOut } from './output.js';
 
 const TOOLS_HELP = 'Tools to serve: full, core, or a comma list of profiles and tool names.';
@@ -47,8 +47,9 @@ export function addMcpServeCommand(program: Command): void {
     .option('--json', 'Print the result as JSON.')
     .action(async (opts: { tools: string }, command: Command) => {
       const { profileSizes, selectTools } = await import('../mcp/index.js');
-      const sizes = await profileSizes(OPERATIONS, opts.tools);
-      const names = selectTools(OPERATIONS, opts.tools).ops.map((op) => op.mcp!.tool);
+      const ops = await loadOperations();
+      const sizes = await profileSizes(ops, opts.tools);
+      const names = selectTools(ops, opts.tools).ops.map((op) => op.mcp!.tool);
       const result = { ...sizes, names };
       if (command.optsWithGlobals().json) await writeOut(JSON.stringify(result));
       else

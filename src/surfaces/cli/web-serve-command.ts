@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { childProcess } from '../../infra/index.js';
 import { writeErr, writeOut } from './output.js';
 
 interface ServeFlags {
@@ -21,7 +21,7 @@ function openBrowser(url: string): void {
         ? ['explorer.exe', [url]]
         : ['xdg-open', [url]];
   try {
-    const child = spawn(cmd, args, { shell: false, detached: true, stdio: 'ignore' });
+    const child = childProcess().spawn(cmd, args, { shell: false, detached: true, stdio: 'ignore' });
     child.on('error', (err) => writeErr(`hub: could not open a browser (${err.message}); visit ${url}`));
     child.unref();
   } catch (err) {

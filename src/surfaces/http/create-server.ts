@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '../../infra/index.js';
 import { definitionAt } from '../../model/index.js';
-import { type AnyOperation, createContext, OPERATIONS, workspaceMemo } from '../../ops/index.js';
+import { type AnyOperation, createContext, loadOperations, workspaceMemo } from '../../ops/index.js';
 import type { DocumentStore } from '../../state/index.js';
 import { documentRouteKeys, registerDocumentRoutes } from './document-routes.js';
 import { buildOpenApi } from './openapi.js';
@@ -160,7 +160,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   );
 
   const families = ROUTE_FAMILIES[opts.mode];
-  const routes = boundRoutes(opts.operations ?? OPERATIONS, families);
+  const routes = boundRoutes(opts.operations ?? (await loadOperations()), families);
   const documents = families.includes('v3');
   const skip = documents ? documentRouteKeys() : new Set<string>();
   registerOperationRoutes(app, routes, makeContext, skip);

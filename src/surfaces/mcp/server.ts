@@ -19,7 +19,7 @@ import {
   createContext,
   HUB_VERSION,
   invoke,
-  OPERATIONS,
+  loadOperations,
   workspaceMemo,
 } from '../../ops/index.js';
 import { FramedStdioTransport } from './framing.js';
@@ -42,7 +42,7 @@ export interface HubMcpOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Diagnostics (stderr); never protocol. */
   log: (line: string) => void;
-  /** The registry to serve (tests may pass a subset); default OPERATIONS. */
+  /** The registry to serve (tests may pass a subset); default every operation. */
   ops?: readonly AnyOperation[];
 }
 
@@ -76,12 +76,12 @@ function instructionsFor(gate: GateStatus): string {
 }
 
 /** The low-level MCP server of hub: every tool and resource handler, before a transport is connected. */
-export function createHubMcpServer(opts: HubMcpOptions): {
+export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOperation[] }): {
   server: Server;
   selection: ToolSelection;
   gate: GateStatus;
 } {
-  const ops = opts.ops ?? OPERATIONS;
+  const { ops } = opts;
   const selection = selectTools(ops, opts.tools);
   const loc = gateLocation(opts.root, opts.cwd);
   const gate = readGate(loc, opts.env);
@@ -212,7 +212,8 @@ export function createHubMcpServer(opts: HubMcpOptions): {
 export async function serveMcp(
   opts: HubMcpOptions & { input: Readable; output: Writable },
 ): Promise<{ selection: ToolSelection; gate: GateStatus }> {
-  const { server, selection, gate } = createHubMcpServer(opts);
+  const ops = opts.ops ?? (await loadOperations());
+  const { server, selection, gate } = createHubMcpServer({ ...opts, ops });
   const transport = new FramedStdioTransport(opts.input, opts.output);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -1,0 +1,65 @@
+import type * as z from 'zod';
+import { BUILD_ID } from './build-info.js';
+import { loadOperationsByModule, type OperationModule } from './operation-modules.js';
+import type { AnyOperation } from './registry.js';
+import { describeField, isRequired, type OptionSpec, optionsFromSchema } from './schema-options.js';
+
+/** A positional argument of a command. */
+export interface CommandArgument {
+  name: string;
+  required: boolean;
+  description: string;
+}
+
+/** Everything the CLI needs to parse and explain one command without loading its operation. */
+export interface CommandEntry {
+  id: string;
+  module: OperationModule;
+  command: string;
+  summary: string;
+  description?: string;
+  help?: string;
+  args: CommandArgument[];
+  options: Array<OptionSpec & { short?: string }>;
+  stdinJson: boolean;
+}
+
+/** The CLI's command table as plain JSON; the build writes it beside the bundle (dist/commands.json). */
+export interface CommandIndex {
+  build: string;
+  commands: CommandEntry[];
+}
+
+/** Describes one operation's command; undefined when it has no CLI binding. */
+export function describeCommand(op: AnyOperation, module: OperationModule): CommandEntry | undefined {
+  if (!op.cli) return undefined;
+  const shape = op.input.shape as Record<string, z.ZodType>;
+  const positional = op.cli.args ?? [];
+  return {
+    id: op.id,
+    module,
+    command: op.cli.command,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.cli.help ? { help: op.cli.help } : {}),
+    args: positional.map((name) => ({
+      name,
+      required: isRequired(shape[name]!),
+      description: describeField(shape[name]!),
+    })),
+    options: optionsFromSchema(shape, positional).map((spec) => {
+      const short = op.cli?.short?.[spec.field];
+      return short ? { ...spec, short } : spec;
+    }),
+    stdinJson: Boolean(op.cli.stdinJson),
+  };
+}
+
+/** The command table of the whole registry (loads every operation module). */
+export async function describeCommands(): Promise<CommandIndex> {
+  const commands = (await loadOperationsByModule()).flatMap(({ module, op }) => {
+    const entry = describeCommand(op, module);
+    return entry ? [entry] : [];
+  });
+  return { build: BUILD_ID, commands };
+}

@@ -1,0 +1,104 @@
+import type { AnyOperation } from './registry.js';
+
+/**
+ * Every operation module, in help order. Each loads with import() on first use, so a CLI command evaluates only
+ * the module that holds it (and what that imports), never the whole registry.
+ */
+export const OPERATION_MODULES = {
+  component: async (): Promise<AnyOperation[]> => {
+    const m = await import('./component-ops.js');
+    return [
+      m.componentList,
+      m.componentShow,
+      m.componentResolve,
+      m.componentGraphOp,
+      m.componentDetect,
+      m.componentInit,
+    ];
+  },
+  init: async (): Promise<AnyOperation[]> => [(await import('./workspace-ops.js')).init],
+  config: async (): Promise<AnyOperation[]> => {
+    const m = await import('./config-ops.js');
+    return [m.configValidate, m.configShow, m.configExample];
+  },
+  appconfig: async (): Promise<AnyOperation[]> => {
+    const m = await import('./appconfig-ops.js');
+    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch];
+  },
+  search: async (): Promise<AnyOperation[]> => [(await import('./search-ops.js')).search],
+  'workspace-repo': async (): Promise<AnyOperation[]> => [
+    (await import('./workspace-ops.js')).workspaceRepoList,
+  ],
+  session: async (): Promise<AnyOperation[]> => {
+    const m = await import('./session-ops.js');
+    return [m.sessionBegin, m.sessionDigestOp, m.sessionUpdateOp];
+  },
+  state: async (): Promise<AnyOperation[]> => [(await import('./state-ops.js')).stateInfo],
+  import: async (): Promise<AnyOperation[]> => [(await import('./import-ops.js')).importRepoManifest],
+  objective: async (): Promise<AnyOperation[]> => {
+    const m = await import('./objective-ops.js');
+    return [m.objectiveSet, m.objectiveEdit, m.objectiveList, m.contextPause, m.contextResume];
+  },
+  handoff: async (): Promise<AnyOperation[]> => {
+    const m = await import('./handoff-ops.js');
+    return [
+      m.handoffCreate,
+      m.handoffList,
+      m.handoffClaim,
+      m.handoffHeartbeat,
+      m.handoffComplete,
+      m.handoffCancel,
+    ];
+  },
+  approval: async (): Promise<AnyOperation[]> => {
+    const m = await import('./approval-ops.js');
+    return [m.approvalRequest, m.approvalList, m.approvalResolve];
+  },
+  events: async (): Promise<AnyOperation[]> => [(await import('./events-ops.js')).contextEvents],
+  'context-pack': async (): Promise<AnyOperation[]> => {
+    const m = await import('./context-pack-ops.js');
+    return [
+      m.contextPack,
+      m.repoCard,
+      m.contextCompile,
+      m.contextSwitch,
+      m.projectContextSwitch,
+      m.contextRepomix,
+    ];
+  },
+  'workspace-intro': async (): Promise<AnyOperation[]> => {
+    const m = await import('./workspace-intro-ops.js');
+    return [m.workspaceSummary, m.workspaceHealthOp, m.workspaceListOp, m.workspaceGrepInfo, m.workspaceGrep];
+  },
+  'repo-resolve': async (): Promise<AnyOperation[]> => [(await import('./repo-resolve-op.js')).repoResolve],
+  'repo-open': async (): Promise<AnyOperation[]> => [(await import('./open-op.js')).repoOpen],
+  version: async (): Promise<AnyOperation[]> => {
+    const m = await import('./version-ops.js');
+    return [m.version, m.versionCheck, m.versionUpgrade];
+  },
+};
+
+/** The name of one operation module. */
+export type OperationModule = keyof typeof OPERATION_MODULES;
+
+/** Every operation, in help order, with the module that holds each. */
+export async function loadOperationsByModule(): Promise<
+  Array<{ module: OperationModule; op: AnyOperation }>
+> {
+  const names = Object.keys(OPERATION_MODULES) as OperationModule[];
+  const lists = await Promise.all(names.map((name) => OPERATION_MODULES[name]()));
+  return names.flatMap((module, i) => lists[i]!.map((op) => ({ module, op })));
+}
+
+/** Every operation hub has, in help order. Surfaces that serve the whole registry start from this. */
+export async function loadOperations(): Promise<AnyOperation[]> {
+  return (await loadOperationsByModule()).map((e) => e.op);
+}
+
+/** One operation, loading only its module. */
+export async function loadOperation(module: string, id: string): Promise<AnyOperation> {
+  const load = (OPERATION_MODULES as Record<string, () => Promise<AnyOperation[]>>)[module];
+  const op = (await load?.())?.find((o) => o.id === id);
+  if (!op) throw new Error(`operation ${id} is not in module ${module}; rebuild hub (npm run build)`);
+  return op;
+}
