@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CommandEntry, OptionSpec } from '../../ops/index.js';
+import { optionValue } from './option-value.js';
 
 /** Descriptions of command groups (the leaves describe themselves from the registry). */
 export const GROUP_SUMMARIES: Record<string, string> = {
@@ -23,18 +24,6 @@ export interface LeafAction {
   entry: CommandEntry;
   input: Record<string, unknown>;
   command: Command;
-}
-
-function coerce(spec: OptionSpec, raw: unknown): unknown {
-  if (spec.kind === 'number') return raw;
-  if (spec.kind === 'json' && typeof raw === 'string') {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return raw;
 }
 
 function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fromStdin: boolean): void {
@@ -139,7 +128,7 @@ export function buildProgram(
       });
       for (const spec of specs) {
         const v = opts[camel(spec.flag)];
-        if (v !== undefined) input[spec.field] = coerce(spec, v);
+        if (v !== undefined) input[spec.field] = optionValue(spec, v);
       }
       await run({ entry, input, command });
     });

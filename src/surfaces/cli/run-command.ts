@@ -1,0 +1,55 @@
+import { ValidationError } from '../../infra/index.js';
+import { type CommandEntry, createContext, invoke, loadOperation } from '../../ops/index.js';
+import type { GlobalOptions } from './option-value.js';
+import { reportError, writeErr, writeOut } from './output.js';
+import { readStdin } from './stdin.js';
+
+/** A JSON object piped on stdin, or {} when nothing is piped. */
+async function stdinObject(): Promise<Record<string, unknown>> {
+  const text = (await readStdin()).trim();
+  if (text === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`standard input is not valid JSON: ${(err as Error).message}`, {
+      field: 'stdin',
+      rule: 'json',
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ValidationError('standard input must be a JSON object', {
+      field: 'stdin',
+      rule: 'json_object',
+    });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Runs one command's operation with its parsed input and prints the result; returns the exit code. */
+export async function runCommand(
+  entry: CommandEntry,
+  parsed: Record<string, unknown>,
+  globals: GlobalOptions,
+  debug: boolean,
+): Promise<number> {
+  const json = Boolean(globals.json);
+  const ctx = createContext({
+    cwd: process.cwd(),
+    env: process.env,
+    definition: globals.configPath ?? globals.definition,
+    appconfig: globals.appconfig,
+    log: writeErr,
+    readStdin,
+  });
+  try {
+    const op = await loadOperation(entry.module, entry.id);
+    const input = entry.stdinJson ? { ...(await stdinObject()), ...parsed } : parsed;
+    const result = await invoke(op, ctx, input);
+    if (json || !op.cli?.human) await writeOut(JSON.stringify(result, null, json ? undefined : 2));
+    else await writeOut(op.cli.human(result));
+    return op.cli?.exitCode?.(result) ?? 0;
+  } catch (err) {
+    return await reportError(err, json, debug);
+  }
+}
