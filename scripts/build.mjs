@@ -74,10 +74,8 @@ const tableFile = join(root, 'dist', 'commands.json');
 writeFileSync(`${tableFile}.${process.pid}.tmp`, JSON.stringify(table));
 renameSync(`${tableFile}.${process.pid}.tmp`, tableFile);
 
-// The tokenizer's ranks as JSON: gpt-tokenizer ships them as a 2.4 MB array literal, slow to compile at every load.
-const { default: ranks } = await import('gpt-tokenizer/bpeRanks/o200k_base');
-mkdirSync(join(root, 'dist', 'tokenizer'), { recursive: true });
-const ranksFile = join(root, 'dist', 'tokenizer', 'o200k_base.json');
-writeFileSync(`${ranksFile}.${process.pid}.tmp`, JSON.stringify(ranks));
-renameSync(`${ranksFile}.${process.pid}.tmp`, ranksFile);
+// The tokenizer's rank table as one binary file: gpt-tokenizer ships its ranks as a 2.4 MB array literal, slow to
+// compile and to index at every load, while the table loads with one read.
+const { writeTokenizerTable } = await import('./tokenizer-table.mjs');
+await writeTokenizerTable(join(root, 'dist', 'tokenizer'));
 process.stderr.write(`built dist/cli.js (build ${buildId})\n`);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-/** The tokenizer every budget is measured with; loaded on first use (its import costs ~150-300 ms). */
+import { createBpeCounter } from './bpe-count.js';
+import { loadBpeTable } from './bpe-table.js';
+
+/** The tokenizer every budget is measured with. */
 export const TOKENIZER = 'o200k_base';
 
 /** Counts tokens of text; `within` stops early and returns false once `limit` is exceeded. */
@@ -12,42 +13,17 @@ export interface TokenCounter {
 
 let loading: Promise<TokenCounter> | undefined;
 
-/** Where the build writes the encoding's ranks as JSON (dist/tokenizer/), seen from the bundle or a chunk. */
-function builtRanksFile(): string | undefined {
-  for (const rel of ['./tokenizer/', '../tokenizer/']) {
-    const file = fileURLToPath(new URL(`${rel}${TOKENIZER}.json`, import.meta.url));
-    if (existsSync(file)) return file;
-  }
-  return undefined;
-}
-
-/** The encoding API: from the build's JSON ranks when present, else from gpt-tokenizer's own module. */
-async function encodingApi(): Promise<
-  Pick<typeof import('gpt-tokenizer/encoding/o200k_base'), 'countTokens' | 'isWithinTokenLimit'>
-> {
-  const file = builtRanksFile();
-  if (file) {
-    // The package ships its ranks as a 2.4 MB array literal that costs ~250 ms to compile; the same array read as
-    // JSON costs a tenth of that. The build writes it from the package's own array, so the ranks are identical.
-    const { GptEncoding } = await import('gpt-tokenizer/GptEncoding');
-    const ranks = JSON.parse(readFileSync(file, 'utf8')) as Array<string | number[]>;
-    return GptEncoding.getEncodingApi(TOKENIZER, () => ranks);
-  }
-  return await import('gpt-tokenizer/encoding/o200k_base');
-}
-
 /**
- * The real BPE tokenizer (gpt-tokenizer, o200k_base). Loaded lazily so that only the commands that count
- * tokens pay for it; call it early and await it late to overlap the load with other work.
+ * The real BPE tokenizer (o200k_base), counting exactly as gpt-tokenizer with special-token text such as
+ * `<|endoftext|>` counted as plain text, never refused. Its table is one file the build writes (a few ms to
+ * load); from source it is built in memory from gpt-tokenizer's ranks. Call it early and await it late to
+ * overlap the load with other work.
  */
 export function loadTokenCounter(): Promise<TokenCounter> {
-  // Special-token text (`<|endoftext|>` in a repository file) is counted as plain text, never refused.
-  const plain = { disallowedSpecial: new Set<string>() };
-  loading ??= encodingApi().then((m) => ({
-    encoding: TOKENIZER,
-    count: (text: string) => m.countTokens(text, plain),
-    within: (text: string, limit: number) => m.isWithinTokenLimit(text, limit, plain),
-  }));
+  loading ??= loadBpeTable().then((table) => {
+    const counter = createBpeCounter(table);
+    return { encoding: TOKENIZER, count: counter.count, within: counter.within };
+  });
   return loading;
 }
 
