@@ -2,6 +2,7 @@
 // special-token text such as `<|endoftext|>` is split and counted as plain text there, and so it is here.
 // The split pattern is gpt-tokenizer's own (a tiny module that does not load the ranks).
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { asciiPieceEnd } from './bpe-ascii-split.js';
 import { mergeCount, NO_RANK } from './bpe-merge.js';
 import type { BpeTable } from './bpe-table.js';
 import { RANK_BITS, RANK_MASK } from './bpe-table-build.js';
@@ -128,17 +129,20 @@ export function createBpeCounter(table: BpeTable): BpeCounter {
     let count = 0;
     let pos = 0;
     while (pos < text.length) {
-      sticky.lastIndex = pos;
       let s = pos;
-      let e: number;
-      if (sticky.test(text)) e = sticky.lastIndex;
-      else {
-        // Every character starts a match of this pattern; were one not to, matchAll would skip it, as here.
-        anywhere.lastIndex = pos;
-        const m = anywhere.exec(text);
-        if (!m) break;
-        s = m.index;
-        e = anywhere.lastIndex;
+      // ASCII is split by hand; the regex decides wherever a non-ASCII character takes part.
+      let e = asciiPieceEnd(text, pos);
+      if (e < 0) {
+        sticky.lastIndex = pos;
+        if (sticky.test(text)) e = sticky.lastIndex;
+        else {
+          // Every character starts a match of this pattern; were one not to, matchAll would skip it, as here.
+          anywhere.lastIndex = pos;
+          const m = anywhere.exec(text);
+          if (!m) break;
+          s = m.index;
+          e = anywhere.lastIndex;
+        }
       }
       count += pieceCount(text, s, e);
       if (count > limit) return false;

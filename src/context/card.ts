@@ -133,6 +133,8 @@ interface Gathered {
   exists: boolean;
   git: RepoGitState | undefined;
   meta: CommitMeta | undefined;
+  /** The checkout's files, when read already (else read here). */
+  scan?: RepoScan;
 }
 
 function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Date): RepoCard {
@@ -145,7 +147,7 @@ function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Dat
     last = { sha: git.head.slice(0, 12), subject: meta.subject };
   }
   const earlier = meta?.earlier ?? [];
-  const scan = exists ? scanRepo(repo.root) : undefined;
+  const scan = g.scan ?? (exists ? scanRepo(repo.root) : undefined);
   const ci = ciSummary(repo, scan);
   const comps = catalog.componentsByRepo.get(repo.id) ?? [];
   const raw = repo.raw;
@@ -218,10 +220,13 @@ export async function buildRepoCards(
   const cache = opts.cache ?? openCommitCache();
   const exists = repos.map((r) => existsSync(r.root));
   const present = repos.flatMap((_, i) => (exists[i] ? [i] : []));
-  const states = await repoGitStates(
+  const statesP = repoGitStates(
     present.map((i) => repos[i]!.root),
     { parallel: opts.concurrency },
   );
+  // The checkouts' files are read while the git processes run: the main thread would only wait for them.
+  const scans = repos.map((r, i) => (exists[i] ? scanRepo(r.root) : undefined));
+  const states = await statesP;
   const git: Array<RepoGitState | undefined> = repos.map(() => undefined);
   present.forEach((i, k) => {
     git[i] = states[k];
@@ -233,7 +238,7 @@ export async function buildRepoCards(
     meta[h.i] = metas[k];
   });
   return repos.map((r, i) =>
-    assembleCard(catalog, r, { exists: exists[i]!, git: git[i], meta: meta[i] }, opts.now),
+    assembleCard(catalog, r, { exists: exists[i]!, git: git[i], meta: meta[i], scan: scans[i] }, opts.now),
   );
 }
 

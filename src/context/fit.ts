@@ -6,6 +6,9 @@ export interface Measured {
   token_estimate: number;
 }
 
+/** How a value whose last key is token_estimate ends before it is stamped. */
+const STAMP_TAIL = '"token_estimate":0}';
+
 /**
  * Sets `token_estimate` to the exact token count of the serialized value including that number itself.
  * Digits are pre-split by the tokenizer, so the count moves by at most a token when the number grows a
@@ -13,7 +16,22 @@ export interface Measured {
  */
 export function stampTokens<T extends Measured>(counter: TokenCounter, value: T): number {
   value.token_estimate = 0;
-  let n = counter.count(serialize(value));
+  const text = serialize(value);
+  if (text.endsWith(STAMP_TAIL)) {
+    // The tokenizer splits before a digit and before the closing brace, so the text up to `"token_estimate":`
+    // counts the same alone: one count of it, then the fixed point is arithmetic on the number's own tokens.
+    const head = counter.count(text.slice(0, -2)) + 1;
+    let n = head + 1;
+    for (let round = 0; round < 16; round++) {
+      const m = head + counter.count(String(n));
+      if (m === n) {
+        value.token_estimate = n;
+        return n;
+      }
+      n = m;
+    }
+  }
+  let n = counter.count(text);
   for (let round = 0; round < 16; round++) {
     value.token_estimate = n;
     const m = counter.count(serialize(value));

@@ -100,6 +100,17 @@ describe('token_estimate', () => {
     }
   });
 
+  it('equals a full count for any text before the stamp, the stamp last or not', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 3000 }), fc.boolean(), (text, last) => {
+        const v = last ? { text, token_estimate: 0 } : { token_estimate: 0, text };
+        expect(stampTokens(counter, v)).toBe(exact(v));
+        expect(v.token_estimate).toBe(exact(v));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('settles across a digit boundary of the count', () => {
     for (let pad = 0; pad < 40; pad++) {
       const v = { text: 'x '.repeat(480 + pad), token_estimate: 0 };

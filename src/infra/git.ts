@@ -23,7 +23,7 @@ export function runGit(args: string[], opts: GitOptions): Promise<GitResult> {
         timeout: opts.timeoutMs ?? 30_000,
         maxBuffer: 64 * 1024 * 1024,
         // biome-ignore lint/style/noProcessEnv: the git runner is an edge; it inherits the environment unless given one.
-        env: { ...(opts.env ?? process.env), GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+        env: { ...(opts.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
         encoding: 'utf8',
       },
       (err, stdout, stderr) => {
