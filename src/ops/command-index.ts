@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type * as z from 'zod';
 import { BUILD_ID } from './build-info.js';
 import { loadOperationsByModule, type OperationModule } from './operation-modules.js';
@@ -62,4 +63,21 @@ export async function describeCommands(): Promise<CommandIndex> {
     return entry ? [entry] : [];
   });
   return { build: BUILD_ID, commands };
+}
+
+/**
+ * The command table the build wrote at the first of `files` that belongs to this very build, else described
+ * afresh from the registry (correct but slow: that loads every operation module, as running from source does).
+ */
+export async function loadCommandTable(files: URL[]): Promise<CommandEntry[]> {
+  for (const file of files) {
+    let index: CommandIndex;
+    try {
+      index = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (index.build === BUILD_ID) return index.commands;
+  }
+  return (await describeCommands()).commands;
 }

@@ -5,6 +5,7 @@ export {
   type CommandIndex,
   describeCommand,
   describeCommands,
+  loadCommandTable,
 } from './command-index.js';
 export type { OpContext, Workspace } from './context.js';
 export { type ContextInit, createContext } from './create-context.js';
