@@ -24,7 +24,8 @@ export interface PackDeps {
   retries: number;
   now: Date;
   cache: CommitCache;
-  manifestHash: string;
+  /** SHA-256 of the manifest file (read on first call). */
+  manifestHash: () => string;
   /** Started before the git work and awaited after it, so the tokenizer import overlaps git processes. */
   counter: Promise<TokenCounter>;
   concurrency?: number;
@@ -63,7 +64,7 @@ export async function producePack(deps: PackDeps, req: PackRequest): Promise<Con
   const refs: RepoRef[] = page.slice(0, DIGEST_REPO_LIMIT).map((r) => ({ id: r.id, root: r.root }));
   const digestP =
     req.tier === 2
-      ? sessionDigest(deps.store, refs, { manifestHash: deps.manifestHash, concurrency: deps.concurrency })
+      ? sessionDigest(deps.store, refs, { manifestHash: deps.manifestHash(), concurrency: deps.concurrency })
       : Promise.resolve(undefined);
   const [cards, digest] = await Promise.all([cardsP, digestP]);
   const counter = await deps.counter;
@@ -80,7 +81,7 @@ export async function producePack(deps: PackDeps, req: PackRequest): Promise<Con
   if (digest && digestKept) {
     await updateSession(
       deps.store,
-      { manifest_hash: deps.manifestHash, heads: headsOf(digest), advance: true },
+      { manifest_hash: deps.manifestHash(), heads: headsOf(digest), advance: true },
       { now: deps.now, retries: deps.retries },
     );
   }

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type * as z from 'zod';
-import { HubError, ValidationError } from '../infra/index.js';
+import { HubError, randomHex, ValidationError } from '../infra/index.js';
 import { type DocumentStore, updateDocument } from '../state/index.js';
 import { ID_RE } from './schemas.js';
 
@@ -64,7 +63,7 @@ export async function updateDoc<S extends z.ZodType, R>(
 
 /** A short random id with a prefix, e.g. `ho-3f9a1c2b7d10`. */
 export function newId(prefix: string): string {
-  return `${prefix}-${randomBytes(6).toString('hex')}`;
+  return `${prefix}-${randomHex(6)}`;
 }
 
 /** Checks a record id against the slug rule `[A-Za-z0-9_.-]+`. */

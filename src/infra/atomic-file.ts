@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { randomHex } from './hash.js';
 
 /** Writes a file so that a crash at any instant leaves the old or the new content, never a torn one. */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   const fd = openSync(tmp, 'w', mode);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

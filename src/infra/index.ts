@@ -17,7 +17,7 @@ export {
   ValidationError,
 } from './errors.js';
 export { type GitOptions, type GitResult, runGit } from './git.js';
-export { sha256Hex } from './hash.js';
+export { fnv1a64Hex, randomHex, sha256Hex } from './hash.js';
 export { mapLimit } from './map-limit.js';
 export {
   isInside,

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { sha256Hex, writeFileAtomicSync } from '../infra/index.js';
+import { fnv1a64Hex, writeFileAtomicSync } from '../infra/index.js';
 import type { Manifest } from './manifest-schema.js';
 
 /** Bumped whenever the cached shape changes; the build id covers schema changes between releases. */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 /**
  * A file that changed this recently when it was hashed could change again within the same timestamp tick, so
@@ -20,6 +20,8 @@ function fingerprint(st: Stats): string {
 interface CacheHeader {
   format: number;
   build: string;
+  /** The manifest this entry belongs to (file names are a short hash of it). */
+  path: string;
   hash: string;
   /** Fingerprint of the file when it was hashed, present only when that file was not racy. */
   stat?: string;
@@ -47,7 +49,7 @@ export class ManifestCache {
   ) {}
 
   private fileFor(manifestPath: string): string {
-    return join(this.dir, `${sha256Hex(manifestPath).slice(0, 32)}.json`);
+    return join(this.dir, `${fnv1a64Hex(manifestPath)}.json`);
   }
 
   /**
@@ -70,7 +72,8 @@ export class ManifestCache {
     } catch {
       return undefined;
     }
-    if (header.format !== CACHE_FORMAT || header.build !== this.build) return undefined;
+    if (header.format !== CACHE_FORMAT || header.build !== this.build || header.path !== manifestPath)
+      return undefined;
     if (header.stat !== fingerprint(st) && header.hash !== hashOf()) return undefined;
     for (const p of header.manifest.workspace?.projects ?? [])
       for (const r of p.repos) thawFrom(r, buf, body);
@@ -86,6 +89,7 @@ export class ManifestCache {
       const header: CacheHeader = {
         format: CACHE_FORMAT,
         build: this.build,
+        path: manifestPath,
         hash,
         ...(this.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS ? { stat: fingerprint(st) } : {}),
         manifest: withBlobRefs(manifest, (components) => {

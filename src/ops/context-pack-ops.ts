@@ -54,13 +54,18 @@ function packDeps(ctx: OpContext): PackDeps {
   const ws = ctx.workspace();
   const { store, info } = ctx.store();
   const dir = cacheDir(ctx.env);
+  let manifestHash: string | undefined;
   return {
     catalog: ws.catalog,
     store,
     retries: info.conflict_retries,
     now: ctx.now(),
     cache: openCommitCache(dir ? join(dir, 'commit-meta.json') : undefined),
-    manifestHash: sha256Hex(readFileSync(ws.file.path)),
+    // Only a digest (tier 2) compares manifests: other packs never read the file again.
+    manifestHash: () => {
+      manifestHash ??= sha256Hex(readFileSync(ws.file.path));
+      return manifestHash;
+    },
     counter: loadTokenCounter(),
   };
 }

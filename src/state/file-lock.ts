@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
@@ -11,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { HubError } from '../infra/index.js';
+import { HubError, randomHex } from '../infra/index.js';
 
 export interface LockOptions {
   /** Give up after this long (ms). */
@@ -78,7 +77,7 @@ function snapshot(path: string): { text: string; ino: number; mtimeMs: number } 
  * fails if a new lock appeared) when what was renamed is not the stale lock that was seen.
  */
 function breakStale(path: string, seen: { text: string; ino: number }): void {
-  const aside = `${path}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${path}.${randomHex(4)}.stale`;
   try {
     renameSync(path, aside);
   } catch {
@@ -109,7 +108,7 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<() =
   const me: LockInfo = {
     pid: process.pid,
     host: hostname(),
-    token: randomBytes(8).toString('hex'),
+    token: randomHex(8),
     at: Date.now(),
   };
   const body = JSON.stringify(me);

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   HubError,
   RefusedError,
+  randomHex,
   StateConflictError,
   ValidationError,
   writeFileAtomicSync,
@@ -76,7 +76,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     } catch (err) {
       if (!quarantine) throw new CorruptDocument();
       const stamp = now().toISOString().replace(/[:.]/g, '-');
-      const aside = `${file}.corrupt-${stamp}-${randomBytes(3).toString('hex')}`;
+      const aside = `${file}.corrupt-${stamp}-${randomHex(3)}`;
       renameSync(file, aside);
       throw new HubError(
         'internal',
