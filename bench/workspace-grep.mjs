@@ -28,24 +28,6 @@ const REPOS = Number(values.repos);
 const FILES = Number(values.files);
 const RUNS = Number(values.runs);
 const QUERY = 'zebraquokka';
-// The folders hub always leaves out (src/workspace/walk.ts EXCLUDED_DIRS), passed to rg as the same globs.
-const EXCLUDED = [
-  '.git',
-  'node_modules',
-  'bower_components',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
-  'vendor',
-  'target',
-  'dist',
-  '.next',
-  '.terraform',
-  '.gradle',
-];
 
 const rg = findRipgrepOnPath();
 if (!rg) {
@@ -85,6 +67,9 @@ if (!rg) {
     progress(
       `tree: ${REPOS} repos x ${FILES} files, ${(bytes / 1e6).toFixed(0)} MB, ${planted} planted matches`,
     );
+    // What hub leaves out and its size cap, from hub itself, so rg runs with exactly the same rules.
+    const infoCase = hubCase(['-c', manifest, 'workspace', 'grep', 'info', '--json']);
+    const info = JSON.parse(timeSpawn(infoCase.command, infoCase.args, infoCase).stdout);
     const rgArgs = [
       '--json',
       '--hidden',
@@ -94,8 +79,8 @@ if (!rg) {
       '--no-ignore-parent',
       '--no-messages',
       '--max-filesize',
-      '1048576',
-      ...EXCLUDED.flatMap((d) => ['--glob', `!${d}`]),
+      String(info.max_filesize_bytes),
+      ...info.excluded_dirs.flatMap((d) => ['--glob', `!${d}`]),
       '--fixed-strings',
       '--case-sensitive',
       '--regexp',
