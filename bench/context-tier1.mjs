@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // Tier-1 context pack (map + one card per repository) on N real git repositories, against running `git status`
-// over the same repositories in parallel with `xargs -P` (same concurrency as hub's card reader).
+// over the same repositories in parallel with `xargs -P` (same concurrency as hub's card reader): once as a CLI
+// process per pack, once as a tool call to a running `hub mcp serve` (the official SDK client), and the machine
+// CPU each spends (from /proc/stat, where there is one).
 // Usage: npm run build && node bench/context-tier1.mjs [--repos 200] [--runs 10] [--parallel 8]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   createTempDir,
+  HUB_BIN,
   hubCase,
+  median,
   progress,
   round,
   runBench,
@@ -47,7 +53,66 @@ function createRepos(root, n) {
   return dirs;
 }
 
-await runBench('context-tier1', ({ cleanup }) => {
+/** Busy CPU time of the whole machine so far in ms (user, nice, system, irq, softirq), or undefined off Linux. */
+function machineCpuMs() {
+  if (!existsSync('/proc/stat')) return undefined;
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (f[0] + f[1] + f[2] + f[5] + f[6]) * 10;
+}
+
+/** Median machine CPU of one run of a spawn case (10 ms ticks, so a median over several runs). */
+function cpuOfSpawn(c, runs) {
+  const xs = [];
+  for (let i = 0; i < runs; i++) {
+    const before = machineCpuMs();
+    if (before === undefined) return null;
+    timeSpawn(c.command, c.args, c);
+    xs.push(machineCpuMs() - before);
+  }
+  return median(xs);
+}
+
+/**
+ * A running `hub mcp serve` on the same workspace: the same pack as a `hub_context_pack` tool call, timed
+ * against xargs in alternation (a warm server pays no process start and no cold code, only git and the pack).
+ */
+async function timeMcp(manifest, cache, xargs, runs) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [HUB_BIN, '-c', manifest, 'mcp', 'serve'],
+    env: { ...process.env, HUB_CACHE_DIR: cache },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench-context-tier1', version: '1' });
+  await client.connect(transport);
+  try {
+    const call = async () => {
+      const t0 = process.hrtime.bigint();
+      const r = await client.callTool({
+        name: 'hub_context_pack',
+        arguments: { tier: 1, max_map_repos: REPOS },
+      });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (r.isError) throw new Error(`hub_context_pack failed: ${JSON.stringify(r.content).slice(0, 400)}`);
+      const cards = JSON.parse(r.content[0].text).cards.length;
+      if (cards !== REPOS) throw new Error(`expected ${REPOS} cards over MCP, got ${cards}`);
+      return ms;
+    };
+    for (let i = 0; i < 2; i++) await call();
+    const mcp = [];
+    const base = [];
+    for (let i = 0; i < runs; i++) {
+      mcp.push(await call());
+      base.push(timeSpawn(xargs.command, xargs.args, xargs).ms);
+    }
+    progress('mcp: done');
+    return { mcp: median(mcp), xargs: median(base) };
+  } finally {
+    await client.close();
+  }
+}
+
+await runBench('context-tier1', async ({ cleanup }) => {
   const dir = cleanup(createTempDir('hub-bench-tier1-'));
   const cache = cleanup(createTempDir('hub-bench-cache-'));
   const t0 = process.hrtime.bigint();
@@ -83,6 +148,12 @@ await runBench('context-tier1', ({ cleanup }) => {
   if (sample.cards.length !== REPOS) throw new Error(`expected ${REPOS} cards, got ${sample.cards.length}`);
   const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'tier1' });
   const base = t.xargs_git_status.median_ms;
+  const cpu = {
+    node: cpuOfSpawn(cases.node, RUNS),
+    xargs: cpuOfSpawn(cases.xargs_git_status, RUNS),
+    hub: cpuOfSpawn(cases.hub_tier1_warm, RUNS),
+  };
+  const mcp = await timeMcp(manifest, cache, cases.xargs_git_status, RUNS);
   return {
     repos: REPOS,
     parallel: Number(values.parallel),
@@ -93,7 +164,14 @@ await runBench('context-tier1', ({ cleanup }) => {
     hub_tier1_cold_ms: t.hub_tier1_cold.median_ms,
     ratio_warm: round(t.hub_tier1_warm.median_ms / base, 2),
     ratio_cold: round(t.hub_tier1_cold.median_ms / base, 2),
+    hub_tier1_mcp_ms: round(mcp.mcp),
+    xargs_beside_mcp_ms: round(mcp.xargs),
+    ratio_mcp: round(mcp.mcp / mcp.xargs, 2),
     target_ratio: 1.5,
+    // Busy CPU of the whole machine per run (ms): git's share is about the xargs figure, the rest is node's.
+    cpu_node_e0_ms: cpu.node,
+    cpu_xargs_ms: cpu.xargs,
+    cpu_hub_tier1_warm_ms: cpu.hub,
     pack_tokens: sample.token_estimate,
     tokens_per_repo: round(sample.token_estimate / REPOS, 1),
     dirty_cards: sample.cards.filter((c) => c.dirty).length,
