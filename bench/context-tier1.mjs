@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Tier-1 context pack (map + one card per repository) on N real git repositories, against running `git status`
-// over the same repositories in parallel with `xargs -P` (same concurrency as hub's card reader): once as a CLI
-// process per pack, once as a tool call to a running `hub mcp serve` (the official SDK client), and the machine
-// CPU each spends (from /proc/stat, where there is one).
+// over the same repositories in parallel with `xargs -P` (same concurrency as hub's card reader): as a CLI
+// process per pack (on its own, and forwarding to a running `hub daemon`), as a tool call to a running
+// `hub mcp serve` (the official SDK client), and the machine CPU each spends (from /proc/stat, where there is one).
 // Usage: npm run build && node bench/context-tier1.mjs [--repos 200] [--runs 10] [--parallel 8]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -127,10 +127,21 @@ await runBench('context-tier1', async ({ cleanup }) => {
   writeFileSync(manifest, `${lines.join('\n')}\n`);
   const list = join(dir, 'repos.txt');
   writeFileSync(list, `${dirs.join('\n')}\n`);
-  const pack = (commitCache) =>
+  // The daemon's socket lives in a private runtime folder of this run; the other cases never look there.
+  const runtime = join(dir, 'run');
+  mkdirSync(runtime);
+  chmodSync(runtime, 0o700);
+  const pack = (commitCache, env = { HUB_DAEMON: 'off' }) =>
     hubCase(['-c', manifest, 'context', 'pack', '--tier', '1', '--max-map-repos', String(REPOS), '--json'], {
       HUB_CACHE_DIR: commitCache,
+      ...env,
     });
+  const daemonCtl = (args) =>
+    JSON.parse(
+      timeSpawn(process.execPath, [HUB_BIN, 'daemon', ...args, '--json'], {
+        env: { ...process.env, XDG_RUNTIME_DIR: runtime, HUB_CACHE_DIR: cache, HUB_DAEMON: '' },
+      }).stdout,
+    );
   const cases = {
     node: { command: process.execPath, args: ['-e', '0'] },
     xargs_git_status: {
@@ -141,18 +152,33 @@ await runBench('context-tier1', async ({ cleanup }) => {
     hub_tier1_warm: pack(cache),
     // No cache: `git status` plus `git log -3` per repository.
     hub_tier1_cold: pack('off'),
+    // The same CLI command, run by a warm `hub daemon` of this build (the client pays Node's start only).
+    hub_tier1_daemon: pack(cache, { XDG_RUNTIME_DIR: runtime, HUB_DAEMON: '' }),
   };
   const sample = JSON.parse(
     timeSpawn(cases.hub_tier1_warm.command, cases.hub_tier1_warm.args, cases.hub_tier1_warm).stdout,
   );
   if (sample.cards.length !== REPOS) throw new Error(`expected ${REPOS} cards, got ${sample.cards.length}`);
-  const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'tier1' });
+  daemonCtl(['start', '--idle-minutes', '10']);
+  let t;
+  let cpu;
+  let daemon;
+  try {
+    t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'tier1' });
+    cpu = {
+      node: cpuOfSpawn(cases.node, RUNS),
+      xargs: cpuOfSpawn(cases.xargs_git_status, RUNS),
+      hub: cpuOfSpawn(cases.hub_tier1_warm, RUNS),
+      daemon: cpuOfSpawn(cases.hub_tier1_daemon, RUNS),
+    };
+    daemon = daemonCtl(['status']);
+  } finally {
+    daemonCtl(['stop']);
+  }
+  // Every daemon run (warm-up and CPU runs included) must have been served by it, not run by the client itself.
+  if (daemon.served !== 2 * RUNS + 2)
+    throw new Error(`the daemon served ${daemon.served} packs, not ${2 * RUNS + 2}`);
   const base = t.xargs_git_status.median_ms;
-  const cpu = {
-    node: cpuOfSpawn(cases.node, RUNS),
-    xargs: cpuOfSpawn(cases.xargs_git_status, RUNS),
-    hub: cpuOfSpawn(cases.hub_tier1_warm, RUNS),
-  };
   const mcp = await timeMcp(manifest, cache, cases.xargs_git_status, RUNS);
   return {
     repos: REPOS,
@@ -164,6 +190,8 @@ await runBench('context-tier1', async ({ cleanup }) => {
     hub_tier1_cold_ms: t.hub_tier1_cold.median_ms,
     ratio_warm: round(t.hub_tier1_warm.median_ms / base, 2),
     ratio_cold: round(t.hub_tier1_cold.median_ms / base, 2),
+    hub_tier1_daemon_ms: t.hub_tier1_daemon.median_ms,
+    ratio_daemon: round(t.hub_tier1_daemon.median_ms / base, 2),
     hub_tier1_mcp_ms: round(mcp.mcp),
     xargs_beside_mcp_ms: round(mcp.xargs),
     ratio_mcp: round(mcp.mcp / mcp.xargs, 2),
@@ -172,6 +200,7 @@ await runBench('context-tier1', async ({ cleanup }) => {
     cpu_node_e0_ms: cpu.node,
     cpu_xargs_ms: cpu.xargs,
     cpu_hub_tier1_warm_ms: cpu.hub,
+    cpu_hub_tier1_daemon_ms: cpu.daemon,
     pack_tokens: sample.token_estimate,
     tokens_per_repo: round(sample.token_estimate / REPOS, 1),
     dirty_cards: sample.cards.filter((c) => c.dirty).length,

@@ -11,14 +11,24 @@ export interface HubRun {
   json: () => any;
 }
 
-/** Runs the built CLI as a real process; the manifest cache is off unless a test sets HUB_CACHE_DIR. */
+/**
+ * Runs the built CLI as a real process; the manifest cache is off unless a test sets HUB_CACHE_DIR, and a
+ * daemon the developer may be running is never used unless a test sets HUB_DAEMON.
+ */
 export function runHub(
   args: string[],
   opts: { cwd?: string; env?: Record<string, string>; input?: string } = {},
 ): HubRun {
   const r = spawnSync(process.execPath, [HUB_BIN, ...args], {
     cwd: opts.cwd ?? process.cwd(),
-    env: { ...process.env, HUB_CACHE_DIR: 'off', HUB_AGENT_MODE: '', NO_COLOR: '1', ...opts.env },
+    env: {
+      ...process.env,
+      HUB_CACHE_DIR: 'off',
+      HUB_DAEMON: 'off',
+      HUB_AGENT_MODE: '',
+      NO_COLOR: '1',
+      ...opts.env,
+    },
     input: opts.input ?? '',
     encoding: 'utf8',
     timeout: 60_000,

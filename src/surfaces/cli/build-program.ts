@@ -93,7 +93,7 @@ export function buildProgram(
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) })
     .addHelpText(
       'after',
-      '\nEnvironment: HUB_AGENT_MODE=true never prompts; HUB_DEBUG=1 prints stack traces; NO_COLOR is honoured.\nExit codes: 0 success, 1 error or failed check, 2 usage error.',
+      '\nEnvironment: HUB_AGENT_MODE=true never prompts; HUB_DEBUG=1 prints stack traces; NO_COLOR is honoured;\nHUB_DAEMON=off never hands a command to a running `hub daemon`.\nExit codes: 0 success, 1 error or failed check, 2 usage error.',
     );
   const groups = new Map<string, Command>([['', program]]);
   const groupFor = (path: string[]): Command => {

@@ -1,4 +1,4 @@
-import { main } from './main.js';
+import { forwardToDaemon } from './daemon-client.js';
 
 // A reader that went away (`hub ... | head`) is not an error: stop quietly, as Unix tools do.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -6,7 +6,15 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(process.argv.slice(2)).then(
+/** A running daemon of this build takes the command; otherwise hub loads and runs it here. */
+async function run(argv: string[]): Promise<number> {
+  const forwarded = await forwardToDaemon(argv);
+  if (forwarded !== undefined) return forwarded;
+  const { main } = await import('./main.js');
+  return await main(argv);
+}
+
+run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

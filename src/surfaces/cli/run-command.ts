@@ -1,12 +1,12 @@
 import { ValidationError } from '../../infra/index.js';
 import { type CommandEntry, createContext, invoke, loadOperation } from '../../ops/index.js';
+import { type CliIo, processIo } from './cli-io.js';
 import type { GlobalOptions } from './option-value.js';
-import { reportError, writeErr, writeOut } from './output.js';
-import { readStdin } from './stdin.js';
+import { reportError } from './output.js';
 
 /** A JSON object piped on stdin, or {} when nothing is piped. */
-async function stdinObject(): Promise<Record<string, unknown>> {
-  const text = (await readStdin()).trim();
+async function stdinObject(io: CliIo): Promise<Record<string, unknown>> {
+  const text = (await io.readStdin()).trim();
   if (text === '') return {};
   let value: unknown;
   try {
@@ -32,24 +32,25 @@ export async function runCommand(
   parsed: Record<string, unknown>,
   globals: GlobalOptions,
   debug: boolean,
+  io: CliIo = processIo(),
 ): Promise<number> {
   const json = Boolean(globals.json);
   const ctx = createContext({
-    cwd: process.cwd(),
-    env: process.env,
+    cwd: io.cwd,
+    env: io.env,
     definition: globals.configPath ?? globals.definition,
     appconfig: globals.appconfig,
-    log: writeErr,
-    readStdin,
+    log: io.err,
+    readStdin: io.readStdin,
   });
   try {
     const op = await loadOperation(entry.module, entry.id);
-    const input = entry.stdinJson ? { ...(await stdinObject()), ...parsed } : parsed;
+    const input = entry.stdinJson ? { ...(await stdinObject(io)), ...parsed } : parsed;
     const result = await invoke(op, ctx, input);
-    if (json || !op.cli?.human) await writeOut(JSON.stringify(result, null, json ? undefined : 2));
-    else await writeOut(op.cli.human(result));
+    if (json || !op.cli?.human) await io.out(JSON.stringify(result, null, json ? undefined : 2));
+    else await io.out(op.cli.human(result));
     return op.cli?.exitCode?.(result) ?? 0;
   } catch (err) {
-    return await reportError(err, json, debug);
+    return await reportError(err, json, debug, io);
   }
 }

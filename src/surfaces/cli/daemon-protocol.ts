@@ -1,0 +1,43 @@
+/**
+ * The daemon's wire format: newline-delimited JSON over a Unix socket. A client sends one request; the daemon
+ * answers with frames and closes. The first frame is `decline` (nothing ran: the client runs the command
+ * itself) or `run` (the command is the daemon's from here: a client that loses the daemon after it must not
+ * run the command again).
+ */
+export const PROTOCOL = 1;
+
+export interface CommandRequest {
+  hub_daemon: typeof PROTOCOL;
+  build: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Whether the client's stdin holds data (a file or a pipe): commands that read it then run in the client. */
+  stdin: boolean;
+}
+
+export interface ControlRequest {
+  hub_daemon: typeof PROTOCOL;
+  build: string;
+  control: 'status' | 'stop';
+}
+
+export type Frame =
+  | { run: true }
+  | { out: string }
+  | { err: string }
+  | { exit: number }
+  | { decline: string }
+  | { status: DaemonStatus };
+
+export interface DaemonStatus {
+  pid: number;
+  build: string;
+  socket: string;
+  started_at: string;
+  idle_minutes: number;
+  /** Commands run for clients since the start. */
+  served: number;
+  /** Requests sent back to run in the client, by reason. */
+  declined: Record<string, number>;
+}

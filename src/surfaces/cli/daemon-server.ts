@@ -1,0 +1,191 @@
+import { chmodSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { RefusedError } from '../../infra/index.js';
+import { BUILD_ID } from '../../ops/index.js';
+import { forwardingIo } from './cli-io.js';
+import { commandTable } from './command-table.js';
+import { envDifferences, exchange } from './daemon-client.js';
+import {
+  type CommandRequest,
+  type ControlRequest,
+  type DaemonStatus,
+  type Frame,
+  PROTOCOL,
+} from './daemon-protocol.js';
+import { ensurePrivateDir } from './daemon-socket.js';
+import { runFast } from './main.js';
+
+export interface DaemonOptions {
+  socket: string;
+  /** Minutes without a request after which the daemon stops. */
+  idleMinutes: number;
+  log: (line: string) => void;
+}
+
+/** True when a daemon answers on `socket`. */
+export function daemonAnswers(socket: string): Promise<DaemonStatus | undefined> {
+  return exchange<DaemonStatus | undefined>(
+    socket,
+    { hub_daemon: PROTOCOL, build: BUILD_ID, control: 'status' },
+    (f) => ('status' in f ? f.status : undefined),
+    () => undefined,
+  );
+}
+
+function isRequest(v: unknown): v is CommandRequest | ControlRequest {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  if (r.hub_daemon !== PROTOCOL || typeof r.build !== 'string') return false;
+  if ('control' in r) return r.control === 'status' || r.control === 'stop';
+  return (
+    Array.isArray(r.argv) &&
+    r.argv.every((a) => typeof a === 'string') &&
+    typeof r.cwd === 'string' &&
+    typeof r.env === 'object' &&
+    r.env !== null &&
+    Object.values(r.env).every((x) => typeof x === 'string') &&
+    typeof r.stdin === 'boolean'
+  );
+}
+
+/**
+ * Serves CLI commands of this build on a Unix socket in a private folder until stopped or idle. Each command
+ * runs as the CLI would run it, with the client's directory, environment and argv, on code that is already
+ * loaded and warm. What it cannot run exactly as the client would, it declines before running anything.
+ */
+export async function serveDaemon(opts: DaemonOptions): Promise<void> {
+  const { socket } = opts;
+  if (!ensurePrivateDir(dirname(socket))) {
+    throw new RefusedError(`the daemon folder ${dirname(socket)} must belong to this user with mode 0700`, {
+      field: 'socket',
+      value: socket,
+      rule: 'private_dir',
+    });
+  }
+  if (await daemonAnswers(socket)) {
+    throw new RefusedError(`a hub daemon of build ${BUILD_ID} already serves ${socket}`, {
+      field: 'socket',
+      value: socket,
+      rule: 'one_daemon',
+    });
+  }
+  rmSync(socket, { force: true });
+  const entries = await commandTable();
+  const status: DaemonStatus = {
+    pid: process.pid,
+    build: BUILD_ID,
+    socket,
+    started_at: new Date().toISOString(),
+    idle_minutes: opts.idleMinutes,
+    served: 0,
+    declined: {},
+  };
+  let active = 0;
+  let idle: NodeJS.Timeout | undefined;
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  // Idle time counts from the last command run; status checks and declined requests do not keep it alive.
+  // The listening server keeps the process alive; the timer must not outlive it.
+  let lastUse = Date.now();
+  const armIdle = () => {
+    if (idle) clearTimeout(idle);
+    const due = lastUse + opts.idleMinutes * 60_000 - Date.now();
+    idle = active === 0 ? setTimeout(stop, Math.max(0, due)).unref() : undefined;
+  };
+
+  async function handle(conn: Socket, line: string): Promise<void> {
+    const send = (f: Frame) =>
+      new Promise<void>((resolve) => {
+        if (conn.destroyed) return resolve();
+        conn.write(`${JSON.stringify(f)}\n`, () => resolve());
+      });
+    const decline = async (reason: string) => {
+      status.declined[reason] = (status.declined[reason] ?? 0) + 1;
+      await send({ decline: reason });
+    };
+    let req: unknown;
+    try {
+      req = JSON.parse(line);
+    } catch {
+      return await decline('bad_request');
+    }
+    if (!isRequest(req) || req.build !== BUILD_ID) return await decline('bad_request');
+    if ('control' in req) {
+      await send({ status });
+      if (req.control === 'stop') stop();
+      return;
+    }
+    if (envDifferences(req.env, process.env).length > 0) return await decline('environment');
+    let started = false;
+    const io = forwardingIo(
+      { cwd: req.cwd, env: req.env, readStdin: async () => '' },
+      async (stream, text) => {
+        if (!started) return;
+        await send(stream === 'out' ? { out: text } : { err: text });
+      },
+    );
+    // runFast declines (undefined) before running anything; `run` goes out just before the operation starts.
+    let reason = 'commander';
+    const code = await runFast(entries, req.argv, io, {
+      stdin: !req.stdin,
+      onDecline: (r) => {
+        reason = r;
+      },
+      onStart: async () => {
+        started = true;
+        status.served++;
+        await send({ run: true });
+      },
+    }).catch(async (err: unknown) => {
+      if (!started) return undefined;
+      await send({ err: `error: ${(err as Error)?.message ?? String(err)}\n` });
+      return 1;
+    });
+    if (code === undefined) return await decline(reason);
+    lastUse = Date.now();
+    await send({ exit: code });
+  }
+
+  const server = createServer((conn) => {
+    active++;
+    armIdle();
+    conn.setEncoding('utf8');
+    let buf = '';
+    let handled = false;
+    conn.on('data', (chunk: string) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl < 0 || handled) return;
+      handled = true;
+      handle(conn, buf.slice(0, nl))
+        .catch((err: unknown) => opts.log(`hub daemon: ${(err as Error)?.message ?? String(err)}`))
+        .finally(() => conn.end());
+    });
+    conn.on('error', () => {});
+    conn.on('close', () => {
+      active--;
+      armIdle();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socket, () => resolve());
+  });
+  chmodSync(socket, 0o600);
+  armIdle();
+  const onSignal = () => stop();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  opts.log(`hub daemon: serving build ${BUILD_ID} at ${socket} (pid ${process.pid})`);
+  await stopped;
+  process.off('SIGTERM', onSignal);
+  process.off('SIGINT', onSignal);
+  if (idle) clearTimeout(idle);
+  // The socket goes first, so a new client runs its command itself instead of reaching a closing daemon.
+  rmSync(socket, { force: true });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  opts.log('hub daemon: stopped');
+}
