@@ -5,11 +5,12 @@
 // `hub mcp serve` (the official SDK client), and the machine CPU each spends (from /proc/stat, where there is one).
 // Usage: npm run build && node bench/context-tier1.mjs [--repos 200] [--runs 10] [--parallel 8]
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startBenchDaemon } from './lib/daemon.mjs';
 import {
   createTempDir,
   HUB_BIN,
@@ -127,21 +128,16 @@ await runBench('context-tier1', async ({ cleanup }) => {
   writeFileSync(manifest, `${lines.join('\n')}\n`);
   const list = join(dir, 'repos.txt');
   writeFileSync(list, `${dirs.join('\n')}\n`);
-  // The daemon's socket lives in a private runtime folder of this run; the other cases never look there.
-  const runtime = join(dir, 'run');
-  mkdirSync(runtime);
-  chmodSync(runtime, 0o700);
   const pack = (commitCache, env = { HUB_DAEMON: 'off' }) =>
     hubCase(['-c', manifest, 'context', 'pack', '--tier', '1', '--max-map-repos', String(REPOS), '--json'], {
       HUB_CACHE_DIR: commitCache,
       ...env,
     });
-  const daemonCtl = (args) =>
-    JSON.parse(
-      timeSpawn(process.execPath, [HUB_BIN, 'daemon', ...args, '--json'], {
-        env: { ...process.env, XDG_RUNTIME_DIR: runtime, HUB_CACHE_DIR: cache, HUB_DAEMON: '' },
-      }).stdout,
-    );
+  const warm = pack(cache);
+  const sample = JSON.parse(timeSpawn(warm.command, warm.args, warm).stdout);
+  if (sample.cards.length !== REPOS) throw new Error(`expected ${REPOS} cards, got ${sample.cards.length}`);
+  // The same CLI command, run by a warm `hub daemon` of this build (the client pays Node's start only).
+  const daemon = startBenchDaemon(dir, { HUB_CACHE_DIR: cache });
   const cases = {
     node: { command: process.execPath, args: ['-e', '0'] },
     xargs_git_status: {
@@ -149,20 +145,14 @@ await runBench('context-tier1', async ({ cleanup }) => {
       args: ['-a', list, '-P', values.parallel, '-I{}', 'git', '-C', '{}', 'status'],
     },
     // Commit facts cached by head id (user cache dir): one git process per repository.
-    hub_tier1_warm: pack(cache),
+    hub_tier1_warm: warm,
     // No cache: `git status` plus `git log -3` per repository.
     hub_tier1_cold: pack('off'),
-    // The same CLI command, run by a warm `hub daemon` of this build (the client pays Node's start only).
-    hub_tier1_daemon: pack(cache, { XDG_RUNTIME_DIR: runtime, HUB_DAEMON: '' }),
+    hub_tier1_daemon: pack(cache, daemon.env),
   };
-  const sample = JSON.parse(
-    timeSpawn(cases.hub_tier1_warm.command, cases.hub_tier1_warm.args, cases.hub_tier1_warm).stdout,
-  );
-  if (sample.cards.length !== REPOS) throw new Error(`expected ${REPOS} cards, got ${sample.cards.length}`);
-  daemonCtl(['start', '--idle-minutes', '10']);
   let t;
   let cpu;
-  let daemon;
+  let served;
   try {
     t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'tier1' });
     cpu = {
@@ -171,13 +161,12 @@ await runBench('context-tier1', async ({ cleanup }) => {
       hub: cpuOfSpawn(cases.hub_tier1_warm, RUNS),
       daemon: cpuOfSpawn(cases.hub_tier1_daemon, RUNS),
     };
-    daemon = daemonCtl(['status']);
+    served = daemon.served();
   } finally {
-    daemonCtl(['stop']);
+    daemon.stop();
   }
   // Every daemon run (warm-up and CPU runs included) must have been served by it, not run by the client itself.
-  if (daemon.served !== 2 * RUNS + 2)
-    throw new Error(`the daemon served ${daemon.served} packs, not ${2 * RUNS + 2}`);
+  if (served !== 2 * RUNS + 2) throw new Error(`the daemon served ${served} packs, not ${2 * RUNS + 2}`);
   const base = t.xargs_git_status.median_ms;
   const mcp = await timeMcp(manifest, cache, cases.xargs_git_status, RUNS);
   return {

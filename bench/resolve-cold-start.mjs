@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Start-up cost of `hub component resolve` on a 1,000-repo workspace, against bare `node -e 0`.
+// Start-up cost of `hub component resolve` on a 1,000-repo workspace, against bare `node -e 0`; also the same
+// command with a `hub daemon` running (the client then pays Node's start and one socket round trip).
 // Usage: npm run build && node bench/resolve-cold-start.mjs [--repos 1000] [--runs 30]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startBenchDaemon } from './lib/daemon.mjs';
 import { generateWorkspace } from './lib/generate.mjs';
 import {
   createTempDir,
@@ -40,8 +42,8 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
     ws.sample.repo,
     '--json',
   ];
-  const warm = hubCase(args, { HUB_CACHE_DIR: cache });
-  const cold = hubCase(args, { HUB_CACHE_DIR: 'off' });
+  const warm = hubCase(args, { HUB_CACHE_DIR: cache, HUB_DAEMON: 'off' });
+  const cold = hubCase(args, { HUB_CACHE_DIR: 'off', HUB_DAEMON: 'off' });
 
   // The first run fills the cache; its answer also proves the command does what is timed.
   const first = JSON.parse(timeSpawn(warm.command, warm.args, warm).stdout);
@@ -49,10 +51,20 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
   if (first.id !== expected)
     throw new Error(`resolve answered ${JSON.stringify(first)}; expected id ${expected}`);
 
-  const t = timeInterleaved(
-    { node: { command: process.execPath, args: ['-e', '0'] }, warm, cold },
-    { runs: RUNS, warmup: 3, label: 'resolve' },
-  );
+  const daemon = startBenchDaemon(dir, { HUB_CACHE_DIR: cache });
+  const viaDaemon = hubCase(args, { HUB_CACHE_DIR: cache, ...daemon.env });
+  let t;
+  let served;
+  try {
+    t = timeInterleaved(
+      { node: { command: process.execPath, args: ['-e', '0'] }, warm, cold, daemon: viaDaemon },
+      { runs: RUNS, warmup: 3, label: 'resolve' },
+    );
+    served = daemon.served();
+  } finally {
+    daemon.stop();
+  }
+  if (served !== RUNS + 3) throw new Error(`the daemon served ${served} commands, not ${RUNS + 3}`);
   return {
     repos: ws.repos,
     components: ws.components,
@@ -61,6 +73,8 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
     resolve_cold_ms: t.cold.median_ms,
     ratio_warm: round(t.warm.median_ms / t.node.median_ms, 2),
     ratio_cold: round(t.cold.median_ms / t.node.median_ms, 2),
+    resolve_daemon_ms: t.daemon.median_ms,
+    ratio_daemon: round(t.daemon.median_ms / t.node.median_ms, 2),
     target_ratio: 2,
     runs: RUNS,
     node: process.version,
