@@ -17,6 +17,19 @@ function stdinHasData(): boolean {
   }
 }
 
+/** Global options that take a value (the word after them is not the command). */
+const VALUE_OPTIONS = new Set(['-c', '--config-path', '--definition', '--appconfig']);
+
+/** The first command word of argv, after the global options. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
 /** The socket of a daemon of this build that may be used, or undefined. */
 export function usableSocket(env: Env): string | undefined {
   if (!daemonUsable(env, BUILD_ID)) return undefined;
@@ -53,8 +66,15 @@ export function exchange<T>(
       for (let nl = buf.indexOf('\n'); nl >= 0 && !settled; nl = buf.indexOf('\n')) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
+        let frame: Frame;
+        try {
+          frame = JSON.parse(line) as Frame;
+        } catch {
+          settle(lost(framed));
+          return;
+        }
         framed = true;
-        const v = onFrame(JSON.parse(line) as Frame);
+        const v = onFrame(frame);
         if (v !== undefined) settle(v);
       }
     });
@@ -72,6 +92,8 @@ export function exchange<T>(
  * stdin, an environment that differs from its own): the caller then runs the command itself.
  */
 export async function forwardToDaemon(argv: string[], env: Env = process.env): Promise<number | undefined> {
+  // The daemon's own commands talk to it themselves.
+  if (commandWord(argv) === 'daemon') return undefined;
   const socket = usableSocket(env);
   if (!socket) return undefined;
   const request: CommandRequest = {

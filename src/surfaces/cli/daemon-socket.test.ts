@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../../../test/fixtures/index.js';
-import { envDifferences } from './daemon-client.js';
+import { commandWord, envDifferences } from './daemon-client.js';
 import { daemonSocket, daemonUsable, ensurePrivateDir, isPrivateDir } from './daemon-socket.js';
 
 const dir = createTempDir('hub-daemon-socket-');
@@ -49,5 +49,11 @@ describe('daemon socket', () => {
       'XDG_CACHE_HOME',
     ]);
     expect(envDifferences(base, { ...base, GIT_AUTHOR_NAME: 'a' })).toEqual(['GIT_AUTHOR_NAME']);
+  });
+
+  it('finds the command word after the global options', () => {
+    expect(commandWord(['-c', 'daemon', 'component', 'list'])).toBe('component');
+    expect(commandWord(['--json', 'daemon', 'status'])).toBe('daemon');
+    expect(commandWord(['--config-path', 'x.yml', '--json'])).toBeUndefined();
   });
 });
