@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { hubAsync } from './fixtures/concurrent-writers.js';
+import { hubAsync, runObjectiveWriters } from './fixtures/concurrent-writers.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { HUB_BIN, runHub } from './run-hub.js';
 
@@ -117,6 +117,22 @@ describe('hub daemon', () => {
       expect(r.out).toBe(local(['-c', manifest, ...args]).stdout);
     });
     expect(status().served).toBe(before + 8);
+  });
+
+  it('loses no update when concurrent clients write the same document through it', async () => {
+    const before = status().served!;
+    const { failures, written } = await runObjectiveWriters({
+      manifest,
+      workers: 4,
+      updates: 5,
+      env: { ...daemonEnv(), HUB_AGENT_MODE: '' },
+    });
+    expect(failures).toEqual([]);
+    expect(status().served).toBe(before + written.length);
+    const ids = local(['-c', manifest, 'context', 'objective', 'list', '--json'])
+      .json()
+      .objectives.map((o: { id: string }) => o.id);
+    for (const id of written) expect(ids).toContain(id);
   });
 
   it('uses the client directory: a relative manifest path resolves where the client runs', () => {
