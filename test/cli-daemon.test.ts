@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
@@ -214,11 +215,42 @@ describe('hub daemon', () => {
     expect(started.code, started.stderr).toBe(0);
     const s = started.json();
     expect(s).toMatchObject({ running: true, idle_minutes: 0.02 });
+    // Its log goes to a file beside the socket.
+    expect(s.log).toBe(s.socket.replace(/\.sock$/, '.log'));
+    expect(readFileSync(s.log, 'utf8')).toContain(`serving build ${s.build}`);
     expect(viaDaemon(['-c', manifest, 'component', 'list', '--json']).code).toBe(0);
     // Idle for 1.2 s: the daemon removes its socket and exits; wait for that without asserting a duration.
     for (let i = 0; i < 300 && status().running; i++) await new Promise((r) => setTimeout(r, 100));
     expect(status().running).toBe(false);
     expect(existsSync(s.socket)).toBe(false);
+  });
+
+  it('lists daemons of other builds, and stop --all stops them too', async () => {
+    // A stand-in for an older install's daemon: it speaks the protocol's status and stop, nothing else.
+    const socket = join(runtime, 'hub', 'daemon-0123456789abcdef.sock');
+    const asked: string[] = [];
+    const other = createServer((conn) => {
+      conn.setEncoding('utf8');
+      conn.once('data', (line: string) => {
+        const req = JSON.parse(line.trim());
+        asked.push(req.control);
+        const status = { pid: 4242, build: '0123456789abcdef', socket, started_at: '', idle_minutes: 1 };
+        conn.end(`${JSON.stringify({ status: { ...status, log: null, served: 0, declined: {} } })}\n`);
+      });
+    });
+    await new Promise<void>((resolve) => other.listen(socket, resolve));
+    try {
+      // Spawned asynchronously: the stand-in answers from this process's event loop.
+      const s = await hubAsync(manifest, ['daemon', 'status', '--json'], daemonEnv());
+      expect(s.code, s.out).toBe(0);
+      expect(JSON.parse(s.out).other_builds).toEqual([{ build: '0123456789abcdef', pid: 4242, socket }]);
+      const stop = await hubAsync(manifest, ['daemon', 'stop', '--all', '--json'], daemonEnv());
+      expect(stop.code, stop.out).toBe(0);
+      expect(JSON.parse(stop.out)).toMatchObject({ others: [4242] });
+      expect(asked).toContain('stop');
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('checks --idle-minutes', () => {

@@ -1,14 +1,23 @@
+import { closeSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ValidationError } from '../../infra/index.js';
 import { BUILD_ID } from '../../ops/index.js';
 import { exchange } from './daemon-client.js';
-import { PROTOCOL } from './daemon-protocol.js';
+import { type DaemonStatus, PROTOCOL } from './daemon-protocol.js';
 import { daemonAnswers, serveDaemon } from './daemon-server.js';
-import { daemonSocket, daemonUsable } from './daemon-socket.js';
+import {
+  daemonDir,
+  daemonLog,
+  daemonSocket,
+  daemonSockets,
+  daemonUsable,
+  ensurePrivateDir,
+} from './daemon-socket.js';
 import { writeErr, writeOut } from './output.js';
 
 const DEFAULT_IDLE_MINUTES = 30;
 const START_WAIT_MS = 10_000;
+const IDLE_HELP = `Stop after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES}).`;
 
 function idleMinutes(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_IDLE_MINUTES;
@@ -35,13 +44,69 @@ function socketOrRefuse(): string {
   return daemonSocket(process.env, BUILD_ID);
 }
 
+function stopAt(socket: string): Promise<DaemonStatus | undefined> {
+  return exchange<DaemonStatus | undefined>(
+    socket,
+    { hub_daemon: PROTOCOL, build: BUILD_ID, control: 'stop' },
+    (f) => ('status' in f ? f.status : undefined),
+    () => undefined,
+  );
+}
+
+/** Daemons of other builds that still answer (each stops by itself once idle). */
+async function otherBuilds(socket: string): Promise<DaemonStatus[]> {
+  const found = await Promise.all(
+    daemonSockets(process.env)
+      .filter((s) => s !== socket)
+      .map((s) => daemonAnswers(s)),
+  );
+  return found.filter((s): s is DaemonStatus => s !== undefined);
+}
+
 async function print(json: boolean, value: Record<string, unknown>, line: string): Promise<void> {
   await writeOut(json ? JSON.stringify(value) : line);
 }
 
+/** Starts `hub daemon serve` detached, its log in a file beside the socket, and waits until it answers. */
+async function startInBackground(socket: string, minutes: number): Promise<DaemonStatus> {
+  if (!ensurePrivateDir(daemonDir(process.env)))
+    throw new ValidationError(
+      `the daemon folder ${daemonDir(process.env)} must belong to this user with mode 0700`,
+      {
+        field: 'socket',
+        value: socket,
+        rule: 'private_dir',
+      },
+    );
+  const log = daemonLog(process.env, BUILD_ID);
+  const fd = openSync(log, 'a', 0o600);
+  try {
+    const child = process
+      .getBuiltinModule('node:child_process')
+      .spawn(
+        process.execPath,
+        [process.argv[1]!, 'daemon', 'serve', '--idle-minutes', String(minutes), '--log-file', log],
+        { detached: true, stdio: ['ignore', 'ignore', fd], env: process.env, cwd: '/' },
+      );
+    child.unref();
+  } finally {
+    closeSync(fd);
+  }
+  const deadline = Date.now() + START_WAIT_MS;
+  for (;;) {
+    const status = await daemonAnswers(socket);
+    if (status) return status;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the hub daemon did not answer at ${socket} within ${START_WAIT_MS / 1000} s; see ${log}`,
+      );
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
  * `hub daemon serve|start|stop|status`: a warm hub process that runs this build's CLI commands for this user,
- * so a command pays for Node's start only, not for loading hub (see docs/cli.md, "The daemon").
+ * so a command pays for Node's start only, not for loading hub (see docs/daemon.md).
  */
 export function addDaemonCommands(program: Command): void {
   const daemon = program
@@ -59,14 +124,13 @@ export function addDaemonCommands(program: Command): void {
   daemon
     .command('serve')
     .description("Serve CLI commands on this build's socket in the foreground until stopped or idle.")
-    .option(
-      '--idle-minutes <n>',
-      `Stop after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES}).`,
-    )
-    .action(async (flags: { idleMinutes?: string }) => {
+    .option('--idle-minutes <n>', IDLE_HELP)
+    .option('--log-file <file>', 'Where stderr goes, as status reports it (set by start).')
+    .action(async (flags: { idleMinutes?: string; logFile?: string }) => {
       await serveDaemon({
         socket: socketOrRefuse(),
         idleMinutes: idleMinutes(flags.idleMinutes),
+        logFile: flags.logFile,
         log: writeErr,
       });
     });
@@ -74,75 +138,74 @@ export function addDaemonCommands(program: Command): void {
   daemon
     .command('start')
     .description('Start the daemon in the background (no-op when it already runs) and wait until it answers.')
-    .option(
-      '--idle-minutes <n>',
-      `Stop after this many minutes without a command (default ${DEFAULT_IDLE_MINUTES}).`,
-    )
+    .option('--idle-minutes <n>', IDLE_HELP)
     .option('--json', 'Print the daemon status as JSON.')
-    .action(async (flags: { idleMinutes?: string; json?: boolean }, command: Command) => {
+    .action(async (flags: { idleMinutes?: string }, command: Command) => {
       const json = Boolean(command.optsWithGlobals().json);
       const socket = socketOrRefuse();
       const minutes = idleMinutes(flags.idleMinutes);
-      let status = await daemonAnswers(socket);
-      if (!status) {
-        const child = process
-          .getBuiltinModule('node:child_process')
-          .spawn(process.execPath, [process.argv[1]!, 'daemon', 'serve', '--idle-minutes', String(minutes)], {
-            detached: true,
-            stdio: 'ignore',
-            env: process.env,
-            cwd: '/',
-          });
-        child.unref();
-        const deadline = Date.now() + START_WAIT_MS;
-        while (!status && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 50));
-          status = await daemonAnswers(socket);
-        }
-        if (!status)
-          throw new Error(`the hub daemon did not answer at ${socket} within ${START_WAIT_MS / 1000} s`);
-      }
+      const status = (await daemonAnswers(socket)) ?? (await startInBackground(socket, minutes));
       await print(
         json,
         { running: true, ...status },
-        `hub daemon: pid ${status.pid}, build ${status.build}, ${socket}`,
+        `hub daemon: pid ${status.pid}, build ${status.build}, ${socket}${status.log ? `, log ${status.log}` : ''}`,
       );
     });
 
   daemon
     .command('stop')
     .description("Stop this build's daemon (commands then run in their own process again).")
+    .option('--all', 'Also stop the daemons of other builds (older installs) in the same folder.')
     .option('--json', 'Print the result as JSON.')
-    .action(async (_flags: unknown, command: Command) => {
+    .action(async (flags: { all?: boolean }, command: Command) => {
       const json = Boolean(command.optsWithGlobals().json);
       const socket = socketOrRefuse();
-      const status = await exchange(
-        socket,
-        { hub_daemon: PROTOCOL, build: BUILD_ID, control: 'stop' },
-        (f) => ('status' in f ? f.status : undefined),
-        () => undefined,
-      );
+      const status = await stopAt(socket);
+      const others = flags.all
+        ? await Promise.all((await otherBuilds(socket)).map((s) => stopAt(s.socket)))
+        : [];
+      const stoppedOthers = others.filter((s): s is DaemonStatus => s !== undefined).map((s) => s.pid);
       await print(
         json,
-        { stopped: Boolean(status), socket, pid: status?.pid ?? null },
-        status ? `hub daemon: stopped pid ${status.pid}` : `hub daemon: none running at ${socket}`,
+        {
+          stopped: Boolean(status),
+          socket,
+          pid: status?.pid ?? null,
+          ...(flags.all ? { others: stoppedOthers } : {}),
+        },
+        [
+          status ? `hub daemon: stopped pid ${status.pid}` : `hub daemon: none running at ${socket}`,
+          ...(stoppedOthers.length
+            ? [`hub daemon: stopped other builds' pids ${stoppedOthers.join(', ')}`]
+            : []),
+        ].join('\n'),
       );
     });
 
   daemon
     .command('status')
-    .description("Whether this build's daemon runs, since when, and how many commands it served or declined.")
+    .description(
+      "Whether this build's daemon runs, since when, what it served and declined; other builds' too.",
+    )
     .option('--json', 'Print the status as JSON.')
     .action(async (_flags: unknown, command: Command) => {
       const json = Boolean(command.optsWithGlobals().json);
       const socket = daemonSocket(process.env, BUILD_ID);
-      const status = daemonUsable(process.env, BUILD_ID) ? await daemonAnswers(socket) : undefined;
+      const usable = daemonUsable(process.env, BUILD_ID);
+      const status = usable ? await daemonAnswers(socket) : undefined;
+      const others = usable ? await otherBuilds(socket) : [];
       await print(
         json,
-        status ? { running: true, ...status } : { running: false, socket, build: BUILD_ID },
-        status
-          ? `hub daemon: pid ${status.pid} since ${status.started_at}, ${status.served} command(s) served, idle stop after ${status.idle_minutes} min`
-          : `hub daemon: not running (${socket})`,
+        {
+          ...(status ? { running: true, ...status } : { running: false, socket, build: BUILD_ID }),
+          other_builds: others.map((o) => ({ build: o.build, pid: o.pid, socket: o.socket })),
+        },
+        [
+          status
+            ? `hub daemon: pid ${status.pid} since ${status.started_at}, ${status.served} command(s) served, idle stop after ${status.idle_minutes} min`
+            : `hub daemon: not running (${socket})`,
+          ...others.map((o) => `other build ${o.build}: pid ${o.pid} (hub daemon stop --all stops it)`),
+        ].join('\n'),
       );
     });
 }

@@ -36,6 +36,8 @@ export interface DaemonStatus {
   socket: string;
   started_at: string;
   idle_minutes: number;
+  /** The log file of a daemon started in the background; null when it logs to its own stderr. */
+  log: string | null;
   /** Commands run for clients since the start. */
   served: number;
   /** Requests sent back to run in the client, by reason. */

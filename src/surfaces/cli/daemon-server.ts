@@ -18,6 +18,8 @@ import { runFast } from './main.js';
 
 export interface DaemonOptions {
   socket: string;
+  /** Where the log goes when the daemon runs in the background (shown by status). */
+  logFile?: string;
   /** Minutes without a request after which the daemon stops. */
   idleMinutes: number;
   log: (line: string) => void;
@@ -78,6 +80,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<void> {
     socket,
     started_at: new Date().toISOString(),
     idle_minutes: opts.idleMinutes,
+    log: opts.logFile ?? null,
     served: 0,
     declined: {},
   };
@@ -112,12 +115,14 @@ export async function serveDaemon(opts: DaemonOptions): Promise<void> {
     } catch {
       return await decline('bad_request');
     }
-    if (!isRequest(req) || req.build !== BUILD_ID) return await decline('bad_request');
+    if (!isRequest(req)) return await decline('bad_request');
+    // Status and stop run no command, so any build may ask (`hub daemon stop --all` reaches older daemons).
     if ('control' in req) {
       await send({ status });
       if (req.control === 'stop') stop();
       return;
     }
+    if (req.build !== BUILD_ID) return await decline('bad_request');
     if (envDifferences(req.env, process.env).length > 0) return await decline('environment');
     let started = false;
     const io = forwardingIo(

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,6 +17,21 @@ export function daemonDir(env: Env): string {
 /** The socket of the daemon of one build: a daemon never answers a client of another build. */
 export function daemonSocket(env: Env, build: string): string {
   return join(daemonDir(env), `daemon-${build}.sock`);
+}
+
+/** The log file of a background daemon of one build, beside its socket. */
+export function daemonLog(env: Env, build: string): string {
+  return join(daemonDir(env), `daemon-${build}.log`);
+}
+
+/** Sockets of every build's daemon in the folder (a folder that is not private lists none). */
+export function daemonSockets(env: Env): string[] {
+  const dir = daemonDir(env);
+  if (!isPrivateDir(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^daemon-[A-Za-z0-9]+\.sock$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 /** Whether forwarding is possible at all: a bundled build (not sources), on a platform with Unix sockets. */
