@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CommandEntry, OptionSpec } from '../../ops/index.js';
+import { commandWord } from './command-word.js';
 import { optionValue } from './option-value.js';
 
 /** Descriptions of command groups (the leaves describe themselves from the registry). */
@@ -46,23 +47,12 @@ function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fr
   cmd.addOption(opt);
 }
 
-/** Global options that take a value, so the word after them is not a command. */
-const GLOBAL_VALUE_OPTIONS = new Set(['-c', '--config-path', '--definition', '--appconfig']);
-
 /**
  * The commands worth building for this argv: those of the named top-level command when there is one, else all
  * (root help, unknown commands and their suggestions need every name). Building ~60 commands costs start-up.
  */
 export function commandsFor(entries: CommandEntry[], argv: string[]): CommandEntry[] {
-  let word: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (GLOBAL_VALUE_OPTIONS.has(a)) i++;
-    else if (!a.startsWith('-')) {
-      word = a;
-      break;
-    }
-  }
+  const word = commandWord(argv);
   const chosen = word ? entries.filter((e) => e.command.split(' ', 1)[0] === word) : [];
   return chosen.length > 0 ? chosen : entries;
 }

@@ -2,7 +2,9 @@ import { existsSync, fstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 // The build id straight from its module, not the ops door: this file loads before anything else of hub.
 import { BUILD_ID } from '../../ops/build-info.js';
-import { type CommandRequest, type ControlRequest, type Frame, PROTOCOL } from './daemon-protocol.js';
+import { commandWord } from './command-word.js';
+import { type DaemonStatus, type Frame, PROTOCOL } from './daemon-protocol.js';
+import type { CommandRequest, ControlRequest } from './daemon-request.js';
 import { daemonSocket, daemonUsable, isPrivateDir, SHARED_ENV } from './daemon-socket.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -15,19 +17,6 @@ function stdinHasData(): boolean {
   } catch {
     return false;
   }
-}
-
-/** Global options that take a value (the word after them is not the command). */
-const VALUE_OPTIONS = new Set(['-c', '--config-path', '--definition', '--appconfig']);
-
-/** The first command word of argv, after the global options. */
-export function commandWord(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (VALUE_OPTIONS.has(a)) i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
 }
 
 /** The socket of a daemon of this build that may be used, or undefined. */
@@ -84,6 +73,16 @@ export function exchange<T>(
     s.on('error', onLost);
     s.on('close', onLost);
   });
+}
+
+/** Asks the daemon at `socket` (of any build) for its status, or to stop; undefined when none answers. */
+export function controlDaemon(socket: string, control: 'status' | 'stop'): Promise<DaemonStatus | undefined> {
+  return exchange<DaemonStatus | undefined>(
+    socket,
+    { hub_daemon: PROTOCOL, build: BUILD_ID, control },
+    (f) => ('status' in f ? f.status : undefined),
+    () => undefined,
+  );
 }
 
 /**

@@ -2,9 +2,9 @@ import { closeSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ValidationError } from '../../infra/index.js';
 import { BUILD_ID } from '../../ops/index.js';
-import { exchange } from './daemon-client.js';
-import { type DaemonStatus, PROTOCOL } from './daemon-protocol.js';
-import { daemonAnswers, serveDaemon } from './daemon-server.js';
+import { controlDaemon } from './daemon-client.js';
+import type { DaemonStatus } from './daemon-protocol.js';
+import { serveDaemon } from './daemon-server.js';
 import {
   daemonDir,
   daemonLog,
@@ -44,21 +44,12 @@ function socketOrRefuse(): string {
   return daemonSocket(process.env, BUILD_ID);
 }
 
-function stopAt(socket: string): Promise<DaemonStatus | undefined> {
-  return exchange<DaemonStatus | undefined>(
-    socket,
-    { hub_daemon: PROTOCOL, build: BUILD_ID, control: 'stop' },
-    (f) => ('status' in f ? f.status : undefined),
-    () => undefined,
-  );
-}
-
 /** Daemons of other builds that still answer (each stops by itself once idle). */
 async function otherBuilds(socket: string): Promise<DaemonStatus[]> {
   const found = await Promise.all(
     daemonSockets(process.env)
       .filter((s) => s !== socket)
-      .map((s) => daemonAnswers(s)),
+      .map((s) => controlDaemon(s, 'status')),
   );
   return found.filter((s): s is DaemonStatus => s !== undefined);
 }
@@ -94,7 +85,7 @@ async function startInBackground(socket: string, minutes: number): Promise<Daemo
   }
   const deadline = Date.now() + START_WAIT_MS;
   for (;;) {
-    const status = await daemonAnswers(socket);
+    const status = await controlDaemon(socket, 'status');
     if (status) return status;
     if (Date.now() > deadline)
       throw new Error(
@@ -144,7 +135,7 @@ export function addDaemonCommands(program: Command): void {
       const json = Boolean(command.optsWithGlobals().json);
       const socket = socketOrRefuse();
       const minutes = idleMinutes(flags.idleMinutes);
-      const status = (await daemonAnswers(socket)) ?? (await startInBackground(socket, minutes));
+      const status = (await controlDaemon(socket, 'status')) ?? (await startInBackground(socket, minutes));
       await print(
         json,
         { running: true, ...status },
@@ -160,9 +151,9 @@ export function addDaemonCommands(program: Command): void {
     .action(async (flags: { all?: boolean }, command: Command) => {
       const json = Boolean(command.optsWithGlobals().json);
       const socket = socketOrRefuse();
-      const status = await stopAt(socket);
+      const status = await controlDaemon(socket, 'stop');
       const others = flags.all
-        ? await Promise.all((await otherBuilds(socket)).map((s) => stopAt(s.socket)))
+        ? await Promise.all((await otherBuilds(socket)).map((s) => controlDaemon(s.socket, 'stop')))
         : [];
       const stoppedOthers = others.filter((s): s is DaemonStatus => s !== undefined).map((s) => s.pid);
       await print(
@@ -192,7 +183,7 @@ export function addDaemonCommands(program: Command): void {
       const json = Boolean(command.optsWithGlobals().json);
       const socket = daemonSocket(process.env, BUILD_ID);
       const usable = daemonUsable(process.env, BUILD_ID);
-      const status = usable ? await daemonAnswers(socket) : undefined;
+      const status = usable ? await controlDaemon(socket, 'status') : undefined;
       const others = usable ? await otherBuilds(socket) : [];
       await print(
         json,

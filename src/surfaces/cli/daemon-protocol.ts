@@ -6,22 +6,6 @@
  */
 export const PROTOCOL = 1;
 
-export interface CommandRequest {
-  hub_daemon: typeof PROTOCOL;
-  build: string;
-  argv: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** Whether the client's stdin holds data (a file or a pipe): commands that read it then run in the client. */
-  stdin: boolean;
-}
-
-export interface ControlRequest {
-  hub_daemon: typeof PROTOCOL;
-  build: string;
-  control: 'status' | 'stop';
-}
-
 export type Frame =
   | { run: true }
   | { out: string }

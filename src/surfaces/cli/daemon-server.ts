@@ -5,14 +5,9 @@ import { RefusedError } from '../../infra/index.js';
 import { BUILD_ID } from '../../ops/index.js';
 import { forwardingIo } from './cli-io.js';
 import { commandTable } from './command-table.js';
-import { envDifferences, exchange } from './daemon-client.js';
-import {
-  type CommandRequest,
-  type ControlRequest,
-  type DaemonStatus,
-  type Frame,
-  PROTOCOL,
-} from './daemon-protocol.js';
+import { controlDaemon, envDifferences } from './daemon-client.js';
+import type { DaemonStatus, Frame } from './daemon-protocol.js';
+import { RequestSchema } from './daemon-request.js';
 import { ensurePrivateDir } from './daemon-socket.js';
 import { runFast } from './main.js';
 
@@ -23,32 +18,6 @@ export interface DaemonOptions {
   /** Minutes without a request after which the daemon stops. */
   idleMinutes: number;
   log: (line: string) => void;
-}
-
-/** True when a daemon answers on `socket`. */
-export function daemonAnswers(socket: string): Promise<DaemonStatus | undefined> {
-  return exchange<DaemonStatus | undefined>(
-    socket,
-    { hub_daemon: PROTOCOL, build: BUILD_ID, control: 'status' },
-    (f) => ('status' in f ? f.status : undefined),
-    () => undefined,
-  );
-}
-
-function isRequest(v: unknown): v is CommandRequest | ControlRequest {
-  if (typeof v !== 'object' || v === null) return false;
-  const r = v as Record<string, unknown>;
-  if (r.hub_daemon !== PROTOCOL || typeof r.build !== 'string') return false;
-  if ('control' in r) return r.control === 'status' || r.control === 'stop';
-  return (
-    Array.isArray(r.argv) &&
-    r.argv.every((a) => typeof a === 'string') &&
-    typeof r.cwd === 'string' &&
-    typeof r.env === 'object' &&
-    r.env !== null &&
-    Object.values(r.env).every((x) => typeof x === 'string') &&
-    typeof r.stdin === 'boolean'
-  );
 }
 
 /**
@@ -65,7 +34,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<void> {
       rule: 'private_dir',
     });
   }
-  if (await daemonAnswers(socket)) {
+  if (await controlDaemon(socket, 'status')) {
     throw new RefusedError(`a hub daemon of build ${BUILD_ID} already serves ${socket}`, {
       field: 'socket',
       value: socket,
@@ -109,13 +78,15 @@ export async function serveDaemon(opts: DaemonOptions): Promise<void> {
       status.declined[reason] = (status.declined[reason] ?? 0) + 1;
       await send({ decline: reason });
     };
-    let req: unknown;
+    let json: unknown;
     try {
-      req = JSON.parse(line);
+      json = JSON.parse(line);
     } catch {
       return await decline('bad_request');
     }
-    if (!isRequest(req)) return await decline('bad_request');
+    const parsed = RequestSchema.safeParse(json);
+    if (!parsed.success) return await decline('bad_request');
+    const req = parsed.data;
     // Status and stop run no command, so any build may ask (`hub daemon stop --all` reaches older daemons).
     if ('control' in req) {
       await send({ status });

@@ -2,7 +2,8 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../../../test/fixtures/index.js';
-import { commandWord, envDifferences } from './daemon-client.js';
+import { commandWord } from './command-word.js';
+import { envDifferences } from './daemon-client.js';
 import { daemonSocket, daemonUsable, ensurePrivateDir, isPrivateDir } from './daemon-socket.js';
 
 const dir = createTempDir('hub-daemon-socket-');

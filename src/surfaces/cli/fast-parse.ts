@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { CommandEntry, OptionSpec } from '../../ops/index.js';
+import { GLOBAL_VALUE_OPTIONS } from './command-word.js';
 import { type GlobalOptions, optionValue } from './option-value.js';
 
 /** A command line parsed without commander. */
@@ -32,7 +33,7 @@ function leafAt(
   while (i < argv.length && argv[i]!.startsWith('-')) {
     const a = argv[i]!;
     if (a === '--json') i++;
-    else if (a === '-c' || a === '--config-path' || a === '--definition' || a === '--appconfig') i += 2;
+    else if (GLOBAL_VALUE_OPTIONS.has(a)) i += 2;
     else return undefined;
   }
   let words = '';
