@@ -25,4 +25,5 @@ export { type ComponentDraft, draftComponent, type InitInput, targetRepo } from 
 export { componentView, findComponent, type Scope, stripResolverPrefix } from './lookup.js';
 export { longestMatch, type ResolveInput, type ResolveResult, resolveComponent } from './resolve.js';
 export { type SearchHit, searchManifest } from './search.js';
+export { didYouMean, scopeMiss, suggestionText } from './suggest.js';
 export { type Problem, type ValidateOptions, validateCatalog } from './validate.js';

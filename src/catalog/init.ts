@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from './deps.js';
 import { kindHint } from './detect.js';
+import { scopeMiss } from './suggest.js';
 
 export interface InitInput {
   path: string;
@@ -46,11 +47,8 @@ export function targetRepo(catalog: Catalog, project?: string, repo?: string): C
         kind: 'application',
       };
     }
-    throw new ValidationError(`no repository ${project ?? '*'}/${repo ?? '*'} in the manifest`, {
-      field: 'repo',
-      value: repo,
-      project,
-    });
+    const miss = scopeMiss(catalog, project, repo);
+    throw new ValidationError(miss.message, miss.details);
   }
   return hits[0]!;
 }

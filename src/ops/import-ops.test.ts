@@ -117,6 +117,6 @@ describe('import.repo-manifest', () => {
     expect(missing.message).toContain('nope.xml');
 
     const input = await failure(run({ file: '' }));
-    expect(input.message).toMatch(/^import\.repo-manifest: file: /);
+    expect(input.message).toMatch(/^file: /);
   });
 });
