@@ -1,7 +1,15 @@
 // Builds the demo workspace: real Git repositories plus a commented `.hub.yml` that catalogs them.
 // Plain Node ESM with builtins only, so it runs without a build: `node examples/create-demo.mjs <dir>`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
@@ -438,11 +446,13 @@ graph:
 
 const README = `# hub demo workspace
 
-Created by \`node examples/create-demo.mjs\`. Try:
+Created by \`node examples/create-demo.mjs\` (\`npm start\` makes it in .demo/). With \`hub\` on your PATH
+(\`npm link\` in the hub checkout), try, in this directory:
 
-    hub -c .hub.yml component list
-    hub -c .hub.yml component detect
-    hub -c .hub.yml config validate
+    hub component list
+    hub component detect
+    hub config validate
+    hub import repo-manifest default.xml     # default.xml: a small Google repo manifest
 `;
 
 /**
@@ -529,6 +539,8 @@ export function createDemo(target, options = {}) {
   log(`declared ${UNCLONED.project}/${UNCLONED.name} by url only (not cloned)`);
 
   writeFileSync(join(root, 'README.md'), README);
+  // A Google repo manifest for the README tour's `hub import repo-manifest default.xml`.
+  copyFileSync(new URL('./repo-manifest.xml', import.meta.url), join(root, 'default.xml'));
   const manifestPath = join(root, '.hub.yml');
   writeFileSync(manifestPath, MANIFEST);
   log(`wrote ${manifestPath}`);

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
@@ -184,6 +184,9 @@ describe('component commands on the demo workspace', () => {
       applied: false,
       component: { name: 'tools', path: 'packages/tools', kind: 'package' },
     });
+    // The folder must exist before --apply (config validate rejects a missing component directory).
+    expect(runHub([...args, '--apply', '--json']).json().error.details.rule).toBe('missing_directory');
+    mkdirSync(join(dirname(manifest), 'platform', 'identity', 'packages', 'tools'), { recursive: true });
     expect(runHub([...args, '--apply', '--json']).json().applied).toBe(true);
     const second = runHub([...args, '--apply', '--json']);
     expect(second.code).toBe(1);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -145,6 +145,74 @@ describe('init', () => {
       kind: 'application',
       name: 'agent',
     });
+  });
+});
+
+describe('init keeps manifests', () => {
+  it('--force on a valid manifest keeps a timestamped backup beside it and says where', () => {
+    const ws = join(dir, 'force-valid');
+    makeGitRepo(join(ws, 'team', 'svc'), { 'src/x.go': 'package x\n' });
+    const original =
+      '# hand-written\nworkspace:\n  projects:\n    - name: team\n      repos:\n        - name: svc\n          path: ./team/svc\n          components: [{name: x, path: src}]\n';
+    writeFileSync(join(ws, '.hub.yml'), original);
+    const r = runHub(['init', '--force'], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    const backups = readdirSync(ws).filter((f) => f.startsWith('.hub.yml.bak-'));
+    expect(backups).toHaveLength(1);
+    expect(backups[0]).toMatch(/^\.hub\.yml\.bak-\d{8}T\d{6}Z$/);
+    expect(readFileSync(join(ws, backups[0]!), 'utf8')).toBe(original);
+    expect(r.stdout).toContain(join(ws, backups[0]!));
+    const again = runHub(['init', '--force', '--json'], { cwd: ws });
+    expect(again.json().backup).toMatch(/\.hub\.yml\.bak-\d{8}T\d{6}Z(-\d+)?$/);
+    expect(readdirSync(ws).filter((f) => f.startsWith('.hub.yml.bak-'))).toHaveLength(2);
+  });
+
+  it('--help says what --force replaces and that a backup is kept', () => {
+    const help = runHub(['init', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/--force\s.*backup/);
+    expect(help).not.toContain('Replace an invalid existing manifest (blocked');
+  });
+
+  it('on a manifest with rule problems exits 1 listing them, the way config validate does', () => {
+    const ws = join(dir, 'init-problems');
+    mkdirSync(ws);
+    const text =
+      'workspace:\n  projects:\n    - name: p\n      repos:\n        - name: r\n          url: https://example.com/r.git\n          components:\n            - {name: a, path: a, depends_on: [b]}\n            - {name: b, path: b, depends_on: [a]}\n            - {name: c, path: c, depends_on: [nope]}\n';
+    writeFileSync(join(ws, '.hub.yml'), text);
+    const validate = runHub(['config', 'validate', '--json'], { cwd: ws }).json();
+    const r = runHub(['init', '--json'], { cwd: ws });
+    expect(r.code).toBe(1);
+    const err = r.json().error;
+    expect(err.details.issues).toEqual(validate.problems);
+    expect(err.details.hint).toMatch(/hub config validate/);
+    expect(err.details.hint).toMatch(/--force/);
+    const human = runHub(['init'], { cwd: ws });
+    expect(human.code).toBe(1);
+    expect(human.stdout).not.toContain('already initialized');
+    for (const p of validate.problems) expect(human.stderr).toContain(p.message);
+    expect(readFileSync(join(ws, '.hub.yml'), 'utf8')).toBe(text);
+  });
+
+  it('never points $schema into a node_modules folder the workspace does not have', () => {
+    const ws = join(dir, 'no-modules');
+    makeGitRepo(join(ws, 'team', 'svc'), { 'README.md': 'x' });
+    const r = runHub(['init', '--json'], { cwd: ws });
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(ws, '.hub.yml'), 'utf8');
+    const schema = /\$schema=(\S+)/.exec(text)?.[1];
+    if (schema) expect(existsSync(join(ws, schema))).toBe(true);
+    expect(text).not.toContain('node_modules');
+
+    const withModules = join(dir, 'with-modules');
+    mkdirSync(join(withModules, 'node_modules', 'hub-workspace', 'schemas'), { recursive: true });
+    writeFileSync(
+      join(withModules, 'node_modules', 'hub-workspace', 'schemas', 'hub.manifest.schema.json'),
+      '{}',
+    );
+    expect(runHub(['init'], { cwd: withModules }).code).toBe(0);
+    expect(readFileSync(join(withModules, '.hub.yml'), 'utf8')).toContain(
+      '# yaml-language-server: $schema=./node_modules/hub-workspace/schemas/hub.manifest.schema.json',
+    );
   });
 });
 

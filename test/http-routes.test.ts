@@ -1,6 +1,6 @@
 // Routes generated from the registry, against the demo workspace (real git repos) on real servers on port 0.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { loadOperations } from '../src/ops/index.js';
@@ -172,6 +172,15 @@ describe('POST /v3/ops/components/init', () => {
     expect(draft.status).toBe(200);
     expect(draft.json).toMatchObject({ id: 'platform/identity/tools', applied: false });
     expect(readFileSync(manifest, 'utf8')).toBe(before);
+
+    // A folder missing from a checked-out repo is refused (config validate would reject it), nothing written.
+    const missing = await call(web.base, 'POST', '/v3/ops/components/init', {
+      body: { ...body, apply: true },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.details.rule).toBe('missing_directory');
+    expect(readFileSync(manifest, 'utf8')).toBe(before);
+    mkdirSync(join(dirname(manifest), 'platform', 'identity', 'packages', 'tools'), { recursive: true });
 
     const applied = await call(web.base, 'POST', '/v3/ops/components/init', {
       body: { ...body, apply: true },

@@ -16,7 +16,15 @@ export function appendComponents(catalog: Catalog, repo: CatalogRepo, drafts: Co
   }
   if (drafts.length === 0) return;
   editManifestFile(catalog.file.path, (doc) => {
-    const seq = ensureSeq(doc, [...repo.yamlPath!, 'components']) as unknown as { add(v: unknown): void };
-    for (const d of drafts) seq.add(doc.createNode({ name: d.name, path: d.path, kind: d.kind }));
+    const seq = ensureSeq(doc, [...repo.yamlPath!, 'components']) as unknown as {
+      items: Array<{ flow?: boolean }>;
+      add(v: unknown): void;
+    };
+    // A new item takes the style of the list's last one: `- { name: x, path: y }` stays one line.
+    const flow = Boolean(seq.items[seq.items.length - 1]?.flow);
+    for (const d of drafts) {
+      const node = doc.createNode({ name: d.name, path: d.path, kind: d.kind }, { flow });
+      seq.add(node);
+    }
   });
 }

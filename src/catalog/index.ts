@@ -21,8 +21,20 @@ export {
   parseDepth,
   parseDirection,
 } from './graph.js';
-export { type ComponentDraft, draftComponent, type InitInput, targetRepo } from './init.js';
+export {
+  type ComponentDraft,
+  checkApplicable,
+  draftComponent,
+  type InitInput,
+  targetRepo,
+} from './init.js';
 export { componentView, findComponent, type Scope, stripResolverPrefix } from './lookup.js';
 export { longestMatch, type ResolveInput, type ResolveResult, resolveComponent } from './resolve.js';
 export { type SearchHit, searchManifest } from './search.js';
-export { type Problem, type ValidateOptions, validateCatalog } from './validate.js';
+export { didYouMean, scopeMiss, suggestionText } from './suggest.js';
+export {
+  componentDirectoryProblem,
+  type Problem,
+  type ValidateOptions,
+  validateCatalog,
+} from './validate.js';

@@ -9,6 +9,8 @@ import {
   ValidationError,
 } from './deps.js';
 import { kindHint } from './detect.js';
+import { scopeMiss } from './suggest.js';
+import { componentDirectoryProblem } from './validate.js';
 
 export interface InitInput {
   path: string;
@@ -46,11 +48,8 @@ export function targetRepo(catalog: Catalog, project?: string, repo?: string): C
         kind: 'application',
       };
     }
-    throw new ValidationError(`no repository ${project ?? '*'}/${repo ?? '*'} in the manifest`, {
-      field: 'repo',
-      value: repo,
-      project,
-    });
+    const miss = scopeMiss(catalog, project, repo);
+    throw new ValidationError(miss.message, miss.details);
   }
   return hits[0]!;
 }
@@ -59,7 +58,7 @@ export function targetRepo(catalog: Catalog, project?: string, repo?: string): C
 export function draftComponent(
   catalog: Catalog,
   input: InitInput,
-): { repo: CatalogRepo; draft: ComponentDraft } {
+): { repo: CatalogRepo; draft: ComponentDraft; problem: ReturnType<typeof componentDirectoryProblem> } {
   const repo = targetRepo(catalog, input.project, input.repo);
   let rel = input.path;
   if (isAbsolute(rel)) {
@@ -104,5 +103,31 @@ export function draftComponent(
       409,
     );
   }
-  return { repo, draft: { name, path: norm.path, kind: input.kind ?? kindHint(norm.path) ?? 'unknown' } };
+  const problem = componentDirectoryProblem(repo, norm.path);
+  return {
+    repo,
+    draft: { name, path: norm.path, kind: input.kind ?? kindHint(norm.path) ?? 'unknown' },
+    problem,
+  };
+}
+
+/**
+ * Refuses to write a component `hub config validate` would reject: its directory must exist in a checked-out
+ * repo (create it first). A repo that is not checked out cannot be checked, and is written as validate allows.
+ */
+export function checkApplicable(
+  repo: CatalogRepo,
+  draft: ComponentDraft,
+  problem: ReturnType<typeof componentDirectoryProblem>,
+): void {
+  if (!problem) return;
+  throw new ValidationError(`cannot add ${repo.id}/${draft.name}: ${problem.message}`, {
+    field: 'path',
+    value: draft.path,
+    rule: problem.rule,
+    hint:
+      problem.rule === 'missing_directory'
+        ? `create the directory first (mkdir -p ${problem.abs}), then apply again; \`hub config validate\` rejects a component whose directory is missing`
+        : 'point the component at a real directory inside the repository',
+  });
 }

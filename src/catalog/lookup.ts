@@ -1,5 +1,6 @@
 import { AmbiguousError, NotFoundError, ValidationError } from '../infra/index.js';
 import type { Catalog, CatalogComponent } from './catalog.js';
+import { didYouMean, suggestionText } from './suggest.js';
 
 export interface Scope {
   project?: string;
@@ -42,12 +43,14 @@ export function findComponent(
       );
     }
     const hit = catalog.componentById.get(key);
-    if (!hit)
+    if (!hit) {
+      const suggestions = didYouMean(key, catalog.componentById.keys());
       throw new NotFoundError(
-        `no component with id '${key}'`,
-        { field: 'component', value: key },
+        `no component with id '${key}'${suggestionText(suggestions)}`,
+        { field: 'component', value: key, suggestions },
         notFoundStatus,
       );
+    }
     return hit;
   }
   if (parts.length !== 1) {
@@ -63,9 +66,16 @@ export function findComponent(
   );
   if (hits.length === 0) {
     const where = scope.project || scope.repo ? ` in ${scope.project ?? '*'}/${scope.repo ?? '*'}` : '';
+    const inScope = catalog.components.filter(
+      (c) => (!scope.project || c.project === scope.project) && (!scope.repo || c.repo === scope.repo),
+    );
+    const suggestions = didYouMean(
+      key,
+      inScope.map((c) => c.name),
+    );
     throw new NotFoundError(
-      `no component named '${key}'${where}`,
-      { field: 'component', value: key, ...scope },
+      `no component named '${key}'${where}${suggestionText(suggestions)}`,
+      { field: 'component', value: key, ...scope, suggestions },
       notFoundStatus,
     );
   }

@@ -2,6 +2,7 @@ import { resolve as resolvePath } from 'node:path';
 import { AmbiguousError, normalizeRelPath, toRootRelative, ValidationError } from '../infra/index.js';
 import type { Catalog, CatalogComponent, CatalogRepo } from './catalog.js';
 import { componentView, type Scope } from './lookup.js';
+import { scopeMiss } from './suggest.js';
 
 export interface ResolveInput extends Scope {
   path: string;
@@ -74,14 +75,8 @@ export function resolveComponent(catalog: Catalog, input: ResolveInput): Resolve
   const raw = checkPathValue(input.path);
   const scoped = catalog.reposMatching(input.project, input.repo);
   if ((input.project || input.repo) && scoped.length === 0) {
-    throw new ValidationError(
-      `no repository matches --project ${input.project ?? '(any)'} --repo ${input.repo ?? '(any)'}`,
-      {
-        field: input.repo ? 'repo' : 'project',
-        value: input.repo ?? input.project,
-        rule: 'unknown_scope',
-      },
-    );
+    const miss = scopeMiss(catalog, input.project, input.repo);
+    throw new ValidationError(miss.message, miss.details);
   }
   const absolute = raw.startsWith('/');
   const single = scoped.length === 1 ? scoped[0] : undefined;

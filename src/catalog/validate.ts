@@ -102,6 +102,49 @@ function checkProfile(
   }
 }
 
+/**
+ * What `config validate` says about a component directory `rel` (normalized, repo-relative) in `repo`: missing,
+ * not a directory, or escaping through a symlink. Undefined when it is fine or the repo is not checked out
+ * (then nothing can be checked). `component init --apply` asks the same before it writes.
+ */
+export function componentDirectoryProblem(
+  repo: CatalogRepo,
+  rel: string,
+): { rule: string; message: string; abs: string } | undefined {
+  const realRoot = isDirectory(repo.root) ? realpathOrUndefined(repo.root) : undefined;
+  if (!realRoot) return undefined;
+  return directoryProblem(repo, realRoot, rel, rel);
+}
+
+function directoryProblem(
+  repo: CatalogRepo,
+  realRoot: string,
+  rel: string,
+  written: string,
+): { rule: string; message: string; abs: string } | undefined {
+  const abs = rel === '.' ? repo.root : join(repo.root, rel);
+  const real = realpathOrUndefined(abs);
+  if (!real || !existsSync(abs))
+    return {
+      rule: 'missing_directory',
+      message: `component directory '${rel}' does not exist in ${repo.id} (${abs})`,
+      abs,
+    };
+  if (!isInside(realRoot, real))
+    return {
+      rule: 'path_escapes',
+      message: `component path '${written}' escapes the root of ${repo.id} through a symlink (to ${real})`,
+      abs,
+    };
+  if (!isDirectory(real))
+    return {
+      rule: 'missing_directory',
+      message: `component path '${rel}' in ${repo.id} is not a directory`,
+      abs,
+    };
+  return undefined;
+}
+
 function checkRepoComponents(
   catalog: Catalog,
   repo: CatalogRepo,
@@ -141,27 +184,8 @@ function checkRepoComponents(
       );
     } else paths.set(norm.path, c);
     if (checkout && realRoot) {
-      const abs = norm.path === '.' ? repo.root : join(repo.root, norm.path);
-      const real = realpathOrUndefined(abs);
-      if (!real || !existsSync(abs)) {
-        add(
-          [...c.yamlPath, 'path'],
-          'missing_directory',
-          `component directory '${norm.path}' does not exist in ${repo.id} (${abs})`,
-        );
-      } else if (!isInside(realRoot, real)) {
-        add(
-          [...c.yamlPath, 'path'],
-          'path_escapes',
-          `component path '${c.raw.path}' escapes the root of ${repo.id} through a symlink (to ${real})`,
-        );
-      } else if (!isDirectory(real)) {
-        add(
-          [...c.yamlPath, 'path'],
-          'missing_directory',
-          `component path '${norm.path}' in ${repo.id} is not a directory`,
-        );
-      }
+      const p = directoryProblem(repo, realRoot, norm.path, c.raw.path);
+      if (p) add([...c.yamlPath, 'path'], p.rule, p.message);
     }
   }
   for (const c of comps) {

@@ -1,4 +1,11 @@
-import { type Catalog, componentGraph, componentView, findComponent, parseDepth } from '../catalog/index.js';
+import {
+  type Catalog,
+  componentGraph,
+  componentView,
+  findComponent,
+  parseDepth,
+  scopeMiss,
+} from '../catalog/index.js';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
 import type { ExtraSection } from './pack.js';
@@ -31,11 +38,11 @@ export function compileSections(catalog: Catalog, input: CompileInput): Compiled
   const repoId = `${input.project}/${input.repo}`;
   const repo = catalog.repoById.get(repoId);
   if (!repo) {
-    throw new NotFoundError(`no repository '${repoId}' in the manifest`, {
-      field: 'repo',
-      value: repoId,
-      rule: 'unknown_repository',
+    const miss = scopeMiss(catalog, input.project, input.repo, {
+      project: 'unknown_project',
+      repo: 'unknown_repository',
     });
+    throw new NotFoundError(miss.message, miss.details);
   }
   if (Boolean(input.task_id) !== Boolean(input.graph_id)) {
     throw new ValidationError('task_id and graph_id go together: pass both or neither', {

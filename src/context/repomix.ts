@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { allEdges, type Catalog, type CatalogRepo, findComponent } from '../catalog/index.js';
+import { allEdges, type Catalog, type CatalogRepo, findComponent, scopeMiss } from '../catalog/index.js';
 import { NotFoundError, runGit } from '../infra/index.js';
 import { walkFiles } from '../workspace/index.js';
 import { type PickContext, pickFile, type RepomixProfile } from './repomix-profiles.js';
@@ -102,12 +102,13 @@ export async function buildSnapshot(
   input: SnapshotInput,
 ): Promise<Snapshot> {
   const repo = catalog.repoById.get(`${input.project}/${input.repo}`);
-  if (!repo)
-    throw new NotFoundError(`no repository '${input.project}/${input.repo}' in the manifest`, {
-      field: 'repo',
-      value: `${input.project}/${input.repo}`,
-      rule: 'unknown_repository',
+  if (!repo) {
+    const miss = scopeMiss(catalog, input.project, input.repo, {
+      project: 'unknown_project',
+      repo: 'unknown_repository',
     });
+    throw new NotFoundError(miss.message, miss.details);
+  }
   if (!existsSync(repo.root))
     throw new NotFoundError(`repository ${repo.id} is not checked out at ${repo.root}`, {
       field: 'repo',

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, scopeMiss } from '../catalog/index.js';
 import { NotFoundError } from '../infra/index.js';
 import type { EffectiveProfile } from '../profile/index.js';
 
@@ -22,22 +22,22 @@ interface ObjectiveLike {
 /** Checks that the target exists; a repository is looked up inside its project. */
 export function switchTarget(catalog: Catalog, project: string, repo?: string) {
   const repos = catalog.reposMatching(project);
-  if (repos.length === 0)
-    throw new NotFoundError(`no project '${project}' in the manifest`, {
-      field: 'project',
-      value: project,
-      rule: 'unknown_project',
-      known_projects: [...new Set(catalog.repos.map((r) => r.project))].slice(0, 50),
+  if (repos.length === 0) {
+    const miss = scopeMiss(catalog, project, undefined, {
+      project: 'unknown_project',
+      repo: 'unknown_repository',
     });
+    throw new NotFoundError(miss.message, miss.details);
+  }
   if (repo === undefined) return { repos, repo: undefined };
   const hit = repos.find((r) => r.name === repo);
-  if (!hit)
-    throw new NotFoundError(`no repository '${repo}' in project '${project}'`, {
-      field: 'repo',
-      value: repo,
-      rule: 'unknown_repository',
-      known_repos: repos.map((r) => r.name).slice(0, 50),
+  if (!hit) {
+    const miss = scopeMiss(catalog, project, repo, {
+      project: 'unknown_project',
+      repo: 'unknown_repository',
     });
+    throw new NotFoundError(miss.message, miss.details);
+  }
   return { repos, repo: hit };
 }
 

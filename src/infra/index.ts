@@ -1,4 +1,5 @@
 export { writeFileAtomicSync } from './atomic-file.js';
+export { backupFileSync } from './backup-file.js';
 export { childProcess } from './child-process.js';
 export {
   AmbiguousError,

@@ -6,6 +6,7 @@ import { isSecretKey, redactSecret } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import { throwIssues } from './manifest-file.js';
 import { yaml } from './yaml-lib.js';
+import { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 import { parseYamlSource } from './yaml-source.js';
 
 export interface AppConfigPatchOp {
@@ -186,6 +187,7 @@ export function patchAppConfigText(
   file = 'hub.config.yaml',
 ): { text: string; config: AppConfig } {
   const doc = parseYamlSource(text, file, APPCONFIG_WHAT).doc;
+  const before = snapshotYaml(text, doc);
   for (const op of ops) {
     const path = op.path.split('.');
     if (path.some((seg) => seg === ''))
@@ -202,7 +204,7 @@ export function patchAppConfigText(
     if (op.value === undefined) fail(op.path, undefined, 'required', 'a value is required');
     setIn(doc, path, coerce(op.path, schema, op.value));
   }
-  const out = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const out = renderKeepingSource(before, doc);
   const { src, data } = readAppConfigData(out, file);
   const parsed = AppConfigSchema.safeParse(data);
   if (!parsed.success) {

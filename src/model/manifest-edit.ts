@@ -3,6 +3,7 @@ import { writeFileAtomicSync } from '../infra/index.js';
 import { findLegacyKeys } from './legacy.js';
 import { type ManifestFile, parseManifestText } from './manifest-file.js';
 import { yaml } from './yaml-lib.js';
+import { renderKeepingSource, sameJs, snapshotYaml } from './yaml-save.js';
 import { parseYamlSource, readUtf8File } from './yaml-source.js';
 
 const LEGACY_KEYS: Record<string, string> = {
@@ -39,16 +40,28 @@ export function normalizeLegacyInDocument(doc: Document): number {
 }
 
 /**
- * Edits the manifest on disk through the YAML Document API (comments, key order and quoting kept),
- * normalizes legacy spellings, re-validates the result and writes it atomically. Nothing is written on failure.
+ * Edits the manifest on disk through the YAML Document API, normalizes legacy spellings, re-validates the result
+ * and writes it atomically; lines the edit did not change keep their bytes. Nothing is written on failure.
  */
 export function editManifestFile(path: string, edit: (doc: Document.Parsed) => void): ManifestFile {
   const text = readUtf8File(path, 'manifest');
   const src = parseYamlSource(text, path, 'manifest');
+  const before = snapshotYaml(text, src.doc);
   edit(src.doc);
   normalizeLegacyInDocument(src.doc);
-  const next = src.doc.toString({ lineWidth: 0 });
-  const parsed = parseManifestText(next, path);
+  // The kept-lines text is parsed once: that parse both checks it holds the edited data and validates it.
+  let checked: { text: string; file: ManifestFile } | undefined;
+  const next = renderKeepingSource(before, src.doc, (candidate) => {
+    try {
+      const file = parseManifestText(candidate, path);
+      if (!file.source || !sameJs(file.source.doc, src.doc)) return false;
+      checked = { text: candidate, file };
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const parsed = checked?.text === next ? checked.file : parseManifestText(next, path);
   if (next !== text) writeFileAtomicSync(path, next);
   return parsed;
 }

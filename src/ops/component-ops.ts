@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   appendComponents,
   type Candidate,
+  checkApplicable,
   componentGraph,
   componentView,
   detectInRepo,
@@ -199,7 +200,7 @@ export const componentInit = defineOp({
   attributes: WRITES,
   handler: (ctx, input) => {
     const { catalog } = ctx.workspace();
-    const { repo, draft } = draftComponent(catalog, input);
+    const { repo, draft, problem } = draftComponent(catalog, input);
     if (input.apply) {
       if (repo.kind === 'application') {
         throw new RefusedError('cannot apply to an application manifest with no workspace repos', {
@@ -207,6 +208,7 @@ export const componentInit = defineOp({
           rule: 'application_manifest',
         });
       }
+      checkApplicable(repo, draft, problem);
       appendComponents(catalog, repo, [draft]);
       ctx.invalidate();
     }
@@ -216,13 +218,18 @@ export const componentInit = defineOp({
       repo: repo.name,
       component: draft,
       applied: Boolean(input.apply),
+      // What `config validate` would say once written; apply refuses while there is one.
+      warnings: problem ? [`${problem.message}: create it before --apply`] : [],
     };
   },
   cli: {
     command: 'component init',
     args: ['path'],
     human: (r) =>
-      `${r.applied ? 'added' : 'draft (pass --apply to write)'}: ${r.id}  path=${r.component.path} kind=${r.component.kind}`,
+      [
+        `${r.applied ? 'added' : 'draft (pass --apply to write)'}: ${r.id}  path=${r.component.path} kind=${r.component.kind}`,
+        ...r.warnings.map((w) => `warning: ${w}`),
+      ].join('\n'),
   },
   mcp: { tool: 'hub_component_init' },
   http: [{ method: 'POST', route: '/v3/ops/components/init', input: 'body' }],

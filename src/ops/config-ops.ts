@@ -1,21 +1,12 @@
 import * as z from 'zod';
-import { Catalog, type Problem, validateCatalog } from '../catalog/index.js';
-import { RefusedError, ValidationError } from '../infra/index.js';
-import { locateManifest, readManifestFile, readUtf8File, yaml } from '../model/index.js';
+import { RefusedError } from '../infra/index.js';
+import { locateManifest, readUtf8File, yaml } from '../model/index.js';
+import { checkManifest, type ManifestCheck } from './manifest-check.js';
 import { MANIFEST_EXAMPLE } from './manifest-example.js';
 import { defineOp, READ_ONLY } from './registry.js';
-import { reservedProjectNames } from './reserved-names.js';
 
 /** Above this many repos, whole-config output needs explicit confirmation (spec: Limits). */
 export const FULL_CONFIG_GUARD = 80;
-
-interface ValidateResult {
-  valid: boolean;
-  file: string;
-  counts: { projects: number; repos: number; components: number; relationships: number };
-  problems: Problem[];
-  legacy: Array<{ path: string; from: string; to: string }>;
-}
 
 export const configValidate = defineOp({
   id: 'config.validate',
@@ -25,46 +16,7 @@ export const configValidate = defineOp({
   input: z.strictObject({}),
   gate: 'none',
   attributes: READ_ONLY,
-  handler: (ctx): ValidateResult => {
-    const path = locateManifest(ctx.cwd, ctx.definition);
-    const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
-    let file: ReturnType<typeof readManifestFile>;
-    try {
-      file = readManifestFile(path);
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      const issues = (err.details?.issues as Problem[] | undefined) ?? [
-        {
-          path: '(file)',
-          line: err.details?.line as number | undefined,
-          rule: String(err.details?.rule ?? 'syntax'),
-          message: err.message,
-        },
-      ];
-      return { valid: false, file: path, counts: empty, problems: issues, legacy: [] };
-    }
-    const catalog = new Catalog(file);
-    let reserved: string[] = [];
-    const problems: Problem[] = [];
-    try {
-      reserved = reservedProjectNames(ctx.appConfig().config);
-    } catch (err) {
-      problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
-    }
-    problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
-    return {
-      valid: problems.length === 0,
-      file: path,
-      counts: {
-        projects: file.manifest.workspace?.projects?.length ?? 0,
-        repos: catalog.repos.length,
-        components: catalog.components.length,
-        relationships: file.manifest.graph?.relationships?.length ?? 0,
-      },
-      problems,
-      legacy: file.legacy.map((l) => ({ path: l.path.join('.'), from: l.from, to: l.to })),
-    };
-  },
+  handler: (ctx): ManifestCheck => checkManifest(ctx, locateManifest(ctx.cwd, ctx.definition)),
   cli: {
     command: 'config validate',
     exitCode: (r) => (r.valid ? 0 : 1),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { scopeMiss } from '../catalog/index.js';
 import {
   buildRepoCard,
   buildSnapshot,
@@ -150,12 +151,13 @@ export const repoCard = defineOp({
   handler: async (ctx, input) => {
     const { catalog } = ctx.workspace();
     const repo = catalog.repoById.get(`${input.project}/${input.repo}`);
-    if (!repo)
-      throw new NotFoundError(`no repository '${input.project}/${input.repo}' in the manifest`, {
-        field: 'repo',
-        value: `${input.project}/${input.repo}`,
-        rule: 'unknown_repository',
+    if (!repo) {
+      const miss = scopeMiss(catalog, input.project, input.repo, {
+        project: 'unknown_project',
+        repo: 'unknown_repository',
       });
+      throw new NotFoundError(miss.message, miss.details);
+    }
     const deps = packDeps(ctx);
     const card = await buildRepoCard(catalog, repo, { now: deps.now, cache: deps.cache });
     deps.cache.save();

@@ -16,6 +16,7 @@ interface Result {
   counts: { projects: number; repos: number; includes_read: number; includes_missing: number };
   warnings: string[];
   text?: string;
+  backup?: string | null;
 }
 
 let dir: string;
@@ -74,8 +75,11 @@ describe('import.repo-manifest', () => {
     expect(err.message).toContain('--force');
     expect(readFileSync(out, 'utf8')).toBe('keep me\n');
 
-    await run({ file: 'default.xml', output: 'ws/.hub.yml', force: true });
+    const forced = await run({ file: 'default.xml', output: 'ws/.hub.yml', force: true });
     expect(readFileSync(out, 'utf8')).toContain('name: frameworks');
+    // --force never loses the file it replaces: a copy stays beside it.
+    expect(forced.backup).toMatch(/\.hub\.yml\.bak-\d{8}T\d{6}Z$/);
+    expect(readFileSync(forced.backup!, 'utf8')).toBe('keep me\n');
   });
 
   it('writes .hub.yml inside an output directory, and refuses a missing parent directory', async () => {
@@ -113,6 +117,6 @@ describe('import.repo-manifest', () => {
     expect(missing.message).toContain('nope.xml');
 
     const input = await failure(run({ file: '' }));
-    expect(input.message).toMatch(/^import\.repo-manifest: file: /);
+    expect(input.message).toMatch(/^file: /);
   });
 });

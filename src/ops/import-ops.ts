@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
-import { RefusedError, resolveInside, writeFileAtomicSync } from '../infra/index.js';
+import { backupFileSync, RefusedError, resolveInside, writeFileAtomicSync } from '../infra/index.js';
 import { MANIFEST_FILENAME, readUtf8File, yaml } from '../model/index.js';
 import { type IncludeReader, importRepoManifestXml, safeName } from '../workspace/index.js';
 import { defineOp, WRITES } from './registry.js';
@@ -15,6 +15,8 @@ interface ImportResult {
   warnings: string[];
   /** The YAML text, when it was not written to a file. */
   text?: string;
+  /** Where the file that --force replaced was copied; null when nothing was replaced. */
+  backup?: string | null;
 }
 
 export const importRepoManifest = defineOp({
@@ -30,7 +32,10 @@ export const importRepoManifest = defineOp({
       .string()
       .optional()
       .describe('Where to write .hub.yml (default: print only); a directory gets .hub.yml inside it.'),
-    force: z.boolean().optional().describe('Overwrite an existing output file.'),
+    force: z
+      .boolean()
+      .optional()
+      .describe('Replace an existing output file, keeping a copy as <file>.bak-<UTC time> beside it.'),
   }),
   gate: 'none',
   attributes: WRITES,
@@ -60,7 +65,7 @@ export const importRepoManifest = defineOp({
     if (isDirectory(output)) output = join(output, MANIFEST_FILENAME);
     if (existsSync(output) && !input.force) {
       throw new RefusedError(
-        `${output} already exists; pass --force to overwrite it`,
+        `${output} already exists; pass --force to replace it (a copy is kept beside it as .bak-<UTC time>)`,
         { field: 'output', value: output, rule: 'exists' },
         409,
       );
@@ -72,8 +77,9 @@ export const importRepoManifest = defineOp({
         rule: 'parent_exists',
       });
     }
+    const backup = existsSync(output) ? backupFileSync(output, ctx.now()) : null;
     writeFileAtomicSync(output, text);
-    return { ...base, output, written: true };
+    return { ...base, output, written: true, backup };
   },
   cli: {
     command: 'import repo-manifest',
@@ -82,7 +88,8 @@ export const importRepoManifest = defineOp({
       const c = r.counts;
       const summary = `${c.projects} projects, ${c.repos} repos, ${c.groups} groups as tags${c.removed ? `, ${c.removed} removed` : ''}`;
       if (!r.written) return `${r.text}# ${summary}`;
-      return `wrote ${r.output} (${summary})${r.warnings.length ? `; ${r.warnings.length} warning(s) above` : ''}`;
+      const kept = r.backup ? `\nthe previous file is kept at ${r.backup}` : '';
+      return `wrote ${r.output} (${summary})${r.warnings.length ? `; ${r.warnings.length} warning(s) above` : ''}${kept}`;
     },
   },
 });

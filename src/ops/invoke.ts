@@ -11,7 +11,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 /** Turns zod issues into one ValidationError naming each field, its value and the rule. */
-export function inputError(op: AnyOperation, err: z.ZodError, input: unknown): ValidationError {
+export function inputError(_op: AnyOperation, err: z.ZodError, input: unknown): ValidationError {
   const issues = err.issues.map((iss) => {
     const field = iss.path.map(String).join('.') || '(input)';
     const value = valueAt(input, iss.path);
@@ -21,7 +21,8 @@ export function inputError(op: AnyOperation, err: z.ZodError, input: unknown): V
   });
   const first = issues[0]!;
   const shown = first.value === undefined ? '' : ` (got ${JSON.stringify(first.value)?.slice(0, 80)})`;
-  return new ValidationError(`${op.id}: ${first.field}: ${first.message}${shown}`, { issues });
+  // The field is named as every surface spells it; the operation id is internal and stays out of the message.
+  return new ValidationError(`${first.field}: ${first.message}${shown}`, { issues });
 }
 
 /** Validates input once, checks the gate, runs the handler. Every surface calls this and nothing else. */

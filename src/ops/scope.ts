@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, scopeMiss } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
 
 /** The `--project` / `--repo` pair most operations accept. */
@@ -12,14 +12,7 @@ export const scopeFields = {
 export function checkScope(catalog: Catalog, project?: string, repo?: string): void {
   if (!project && !repo) return;
   if (catalog.reposMatching(project, repo).length === 0) {
-    throw new ValidationError(
-      `no repository matches --project ${project ?? '(any)'} --repo ${repo ?? '(any)'}`,
-      {
-        field: repo ? 'repo' : 'project',
-        value: repo ?? project,
-        rule: 'unknown_scope',
-        known_projects: [...new Set(catalog.repos.map((r) => r.project))].slice(0, 50),
-      },
-    );
+    const miss = scopeMiss(catalog, project, repo);
+    throw new ValidationError(miss.message, miss.details);
   }
 }

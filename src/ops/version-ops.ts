@@ -12,13 +12,11 @@ import {
   type UpgradePlan,
   type VersionCheckResult,
 } from '../workspace/index.js';
-import { BUILD_ID, HUB_VERSION } from './build-info.js';
+import { BUILD_ID, HUB_VERSION, PACKAGE_NAME } from './build-info.js';
 import type { OpContext } from './context.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 
-/** The npm package name of hub. */
-export const PACKAGE_NAME = 'hub-workspace';
 const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org';
 /** The code host's "latest release" endpoint (GitHub API shape); HUB_RELEASES_URL overrides, `off` skips it. */
 const DEFAULT_RELEASES_URL = 'https://api.github.com/repos/hub-workspace/hub/releases/latest';

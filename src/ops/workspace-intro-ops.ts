@@ -15,12 +15,23 @@ import {
   workspaceHealth,
   workspaceList,
 } from '../workspace/index.js';
+import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
+import { reservedProjectNames } from './reserved-names.js';
 import { checkScope, scopeFields } from './scope.js';
 
 // Plain booleans: the CLI derives flags from them and the HTTP surface coerces query strings by field kind.
 const flag = (description: string, fallback: boolean) => z.boolean().default(fallback).describe(description);
+
+/** Reserved project names, as `config validate` checks them; a broken application config is appconfig's to report. */
+function reservedNamesOf(ctx: OpContext): string[] {
+  try {
+    return reservedProjectNames(ctx.appConfig().config);
+  } catch {
+    return [];
+  }
+}
 
 export const workspaceSummary = defineOp({
   id: 'workspace.summary',
@@ -41,7 +52,11 @@ export const workspaceSummary = defineOp({
       if (e?.code === 'validation') return inactiveSummary('inactive_invalid_config', e.message);
       throw err;
     }
-    const health = await workspaceHealth(ws.catalog, { repos: ws.catalog.repos, git: false });
+    const health = await workspaceHealth(ws.catalog, {
+      repos: ws.catalog.repos,
+      git: false,
+      reservedNames: reservedNamesOf(ctx),
+    });
     return readinessSummary(ws.catalog, health);
   },
   cli: {
@@ -84,6 +99,7 @@ export const workspaceHealthOp = defineOp({
       git: input.git,
       limit: input.limit,
       manifestRules: !input.project && !input.repo,
+      reservedNames: reservedNamesOf(ctx),
     });
   },
   cli: {

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { MANIFEST_FILENAME } from '../model/index.js';
-import { initManifest } from '../workspace/index.js';
+import { findPackageRoot, type InitResult, initManifest } from '../workspace/index.js';
+import { PACKAGE_NAME } from './build-info.js';
 import { table } from './format.js';
+import { checkManifest } from './manifest-check.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
 
@@ -52,27 +55,51 @@ export const workspaceRepoList = defineOp({
 
 export const init = defineOp({
   id: 'init',
-  summary: 'Create .hub.yml here (finding git repositories below); a valid existing manifest is left alone.',
+  summary:
+    'Create .hub.yml here (finding git repositories below); an existing manifest is left alone unless --force.',
+  description:
+    'A manifest `hub config validate` accepts: exit 0, already initialized, unchanged. One with problems: exit 1 ' +
+    'listing them, unchanged. --force replaces either after copying it to .hub.yml.bak-<UTC time> beside it ' +
+    '(blocked in agent mode: remove the file first). The first line names the JSON Schema only when the file is ' +
+    'inside the workspace (node_modules/hub-workspace/schemas/...).',
   input: z.strictObject({
     kind: z.enum(['workspace', 'application']).optional().describe('Manifest kind (default workspace).'),
-    prompt: z.boolean().default(true).describe('Ask before replacing files (never in agent mode).'),
-    force: z.boolean().optional().describe('Replace an invalid existing manifest (blocked in agent mode).'),
+    prompt: z
+      .boolean()
+      .default(true)
+      .describe('Accepted for scripts; init never prompts (--force keeps a backup instead).'),
+    force: z
+      .boolean()
+      .optional()
+      .describe(
+        'Replace an existing manifest, valid or not, keeping a copy as .hub.yml.bak-<UTC time> beside it (blocked in agent mode).',
+      ),
   }),
   gate: 'none',
   attributes: WRITES,
-  handler: (ctx, input) => {
+  handler: (ctx, input): InitResult => {
     const path = ctx.definition ? resolve(ctx.cwd, ctx.definition) : join(ctx.cwd, MANIFEST_FILENAME);
+    const pkg = findPackageRoot(dirname(fileURLToPath(import.meta.url)), PACKAGE_NAME);
     return initManifest(path, {
       kind: input.kind ?? 'workspace',
       force: Boolean(input.force),
       agentMode: ctx.agentMode,
+      now: ctx.now(),
+      problems: (file) => checkManifest(ctx, file).problems,
+      installedSchema: pkg ? join(pkg, 'schemas', 'hub.manifest.schema.json') : undefined,
     });
   },
   cli: {
     command: 'init',
-    human: (r) =>
-      r.already_initialized
-        ? `already initialized: ${r.path} (left unchanged)`
-        : `created ${r.path} (${r.kind}, ${r.repos} repositories found)`,
+    human: (r) => {
+      if (r.already_initialized) return `already initialized: ${r.path} (valid; left unchanged)`;
+      const lines = [`created ${r.path} (${r.kind}, ${r.repos} repositories found)`];
+      if (r.backup) lines.push(`the previous manifest is kept at ${r.backup}`);
+      if (r.schema_available)
+        lines.push(
+          `editor validation: add \`# yaml-language-server: $schema=${r.schema_available}\` as the first line (not written: that path is outside the workspace)`,
+        );
+      return lines.join('\n');
+    },
   },
 });

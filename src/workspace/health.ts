@@ -24,6 +24,8 @@ export interface HealthReport {
   findings: HealthFinding[];
   /** All findings, including those beyond the listed ones. */
   findings_total: number;
+  /** Problems `hub config validate` reports (its filesystem rules included); 0 when manifest rules were skipped. */
+  manifest_problems: number;
 }
 
 export interface HealthOptions {
@@ -35,6 +37,8 @@ export interface HealthOptions {
   limit?: number;
   /** Also apply the manifest's filesystem rules (component folders exist, no symlink escapes). */
   manifestRules?: boolean;
+  /** Reserved project names (from the application config), checked as `config validate` does. */
+  reservedNames?: string[];
 }
 
 export const HEALTH_FINDINGS_LIMIT = 200;
@@ -114,7 +118,7 @@ async function repoFindings(repo: CatalogRepo, git: boolean): Promise<HealthFind
 export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Promise<HealthReport> {
   const findings: HealthFinding[] = [];
   if (opts.manifestRules !== false) {
-    for (const p of validateCatalog(catalog, { filesystem: true })) {
+    for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: opts.reservedNames })) {
       findings.push({
         severity: 'warning',
         code: `manifest_${p.rule}`,
@@ -127,6 +131,7 @@ export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Pr
   findings.sort((a, b) => RANK[a.severity] - RANK[b.severity]);
   const counts: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity]++;
+  const manifestProblems = findings.filter((f) => f.code.startsWith('manifest_')).length;
   return {
     ok: true,
     status: counts.critical > 0 ? 'unhealthy' : counts.warning > 0 ? 'degraded' : 'healthy',
@@ -135,5 +140,6 @@ export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Pr
     counts,
     findings: findings.slice(0, opts.limit ?? HEALTH_FINDINGS_LIMIT),
     findings_total: findings.length,
+    manifest_problems: manifestProblems,
   };
 }

@@ -1,7 +1,7 @@
-import { existsSync, unlinkSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import { RefusedError, ValidationError, writeFileAtomicSync } from '../infra/index.js';
-import { readManifestFile, yaml } from '../model/index.js';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { backupFileSync, isInside, RefusedError, writeFileAtomicSync } from '../infra/index.js';
+import { yaml } from '../model/index.js';
 import { discoverRepos } from './discover.js';
 
 export interface InitResult {
@@ -10,12 +10,53 @@ export interface InitResult {
   already_initialized: boolean;
   kind: 'workspace' | 'application';
   repos: number;
+  /** Where the replaced manifest was copied (with --force); null when nothing was replaced. */
+  backup: string | null;
+  /** The `$schema` written on the first line (relative to the manifest), or null when none was. */
+  schema: string | null;
+  /** The JSON Schema of this hub installation, when it exists but outside the workspace (not written). */
+  schema_available: string | null;
 }
 
-const SCHEMA_LINE =
-  '# yaml-language-server: $schema=./node_modules/hub-workspace/schemas/hub.manifest.schema.json';
+/** A problem as `hub config validate` lists it. */
+export interface InitProblem {
+  path: string;
+  line?: number;
+  rule: string;
+  message: string;
+}
 
-function draftText(root: string, kind: 'workspace' | 'application'): { text: string; repos: number } {
+export interface InitOptions {
+  kind: 'workspace' | 'application';
+  force: boolean;
+  agentMode: boolean;
+  now: Date;
+  /** Every problem `hub config validate` finds in the existing manifest (empty: it is valid). */
+  problems: (path: string) => InitProblem[];
+  /** The installed package's `schemas/hub.manifest.schema.json`, when found. */
+  installedSchema?: string;
+}
+
+const SCHEMA_IN_MODULES = 'node_modules/hub-workspace/schemas/hub.manifest.schema.json';
+
+/**
+ * The `$schema` of the first line, relative to the manifest's folder, only when the file is really there:
+ * `node_modules/hub-workspace/...` of the workspace, or this installation when it lives inside the workspace.
+ * A path outside the workspace is never written: it would not exist on a teammate's machine.
+ */
+function schemaFor(dir: string, installed: string | undefined): string | null {
+  if (existsSync(join(dir, SCHEMA_IN_MODULES))) return `./${SCHEMA_IN_MODULES}`;
+  if (installed && existsSync(installed) && isInside(dir, installed))
+    return `./${relative(dir, installed).split(sep).join('/')}`;
+  return null;
+}
+
+function draftText(
+  root: string,
+  kind: 'workspace' | 'application',
+  schema: string | null,
+): { text: string; repos: number } {
+  const first = schema ? `# yaml-language-server: $schema=${schema}\n` : '';
   const name =
     basename(root)
       .replace(/[^A-Za-z0-9._-]/g, '-')
@@ -23,7 +64,7 @@ function draftText(root: string, kind: 'workspace' | 'application'): { text: str
   if (kind === 'application') {
     const body = yaml().stringify({ kind: 'application', name, paths: [], components: [] });
     return {
-      text: `${SCHEMA_LINE}\n# Application manifest: list this app's parts under paths[] (see \`hub config example\`).\n${body}`,
+      text: `${first}# Application manifest: list this app's parts under paths[] (see \`hub config example\`).\n${body}`,
       repos: 0,
     };
   }
@@ -43,50 +84,64 @@ function draftText(root: string, kind: 'workspace' | 'application'): { text: str
           : [{ name: 'default', repos: [] }],
     },
   });
-  const header = `${SCHEMA_LINE}\n# Created by \`hub init\`: ${found.length} git repositories found. Add components with \`hub component detect --apply\`.\n`;
+  const header = `${first}# Created by \`hub init\`: ${found.length} git repositories found. Add components with \`hub component detect --apply\`.\n`;
   return { text: header + body, repos: found.length };
 }
 
 /**
- * Creates a manifest. A valid existing one is left alone (already initialized); an invalid one is replaced
- * only with force, and never in agent mode, where the file must be removed first.
+ * Creates a manifest. An existing one that `hub config validate` accepts is left alone (already initialized);
+ * one with problems is refused with the problems listed. `force` replaces either, after copying it to
+ * `<manifest>.bak-<UTC time>` beside it; never in agent mode, where the file must be removed first.
  */
-export function initManifest(
-  path: string,
-  opts: { kind: 'workspace' | 'application'; force: boolean; agentMode: boolean },
-): InitResult {
+export function initManifest(path: string, opts: InitOptions): InitResult {
+  let backup: string | null = null;
   if (existsSync(path)) {
-    let valid = true;
-    try {
-      readManifestFile(path);
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      valid = false;
-    }
-    if (valid && !opts.force)
-      return { path, created: false, already_initialized: true, kind: opts.kind, repos: 0 };
     if (opts.agentMode && opts.force) {
       throw new RefusedError(
         `init --force is blocked in agent mode: remove ${path} first if it really should be replaced`,
-        {
-          path,
-          rule: 'agent_mode_force',
-        },
+        { path, rule: 'agent_mode_force' },
       );
     }
     if (!opts.force) {
+      const problems = opts.problems(path);
+      if (problems.length === 0) {
+        return {
+          path,
+          created: false,
+          already_initialized: true,
+          kind: opts.kind,
+          repos: 0,
+          backup: null,
+          schema: null,
+          schema_available: null,
+        };
+      }
       throw new RefusedError(
-        `${path} exists but is not a valid manifest; fix it (\`hub config validate\`) or pass --force to replace it`,
+        `${path} exists but \`hub config validate\` finds ${problems.length} problem(s) in it; nothing was changed`,
         {
           path,
           rule: 'exists_invalid',
+          issues: problems,
+          hint: `fix the problems (\`hub config validate\` lists each with its line), or replace the file with \`hub init --force\`, which keeps a copy as ${basename(path)}.bak-<time>`,
         },
         409,
       );
     }
-    unlinkSync(path);
+    backup = backupFileSync(path, opts.now);
   }
-  const { text, repos } = draftText(dirname(path), opts.kind);
+  const dir = dirname(path);
+  const schema = schemaFor(dir, opts.installedSchema);
+  const { text, repos } = draftText(dir, opts.kind, schema);
   writeFileAtomicSync(path, text);
-  return { path, created: true, already_initialized: false, kind: opts.kind, repos };
+  return {
+    path,
+    created: true,
+    already_initialized: false,
+    kind: opts.kind,
+    repos,
+    backup,
+    schema,
+    schema_available:
+      !schema && opts.installedSchema && existsSync(opts.installedSchema) ? opts.installedSchema : null,
+  };
 }

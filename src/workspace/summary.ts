@@ -17,6 +17,10 @@ export interface ReadinessSummary {
   ok: true;
   workspace_name: string | null;
   gate: GateState;
+  /** What `hub config validate` says: a manifest can open the gate (schema and catalog rules) and still fail it. */
+  manifest_valid: boolean;
+  /** How many problems `hub config validate` reports. */
+  manifest_problems: number;
   /** 0-100: four dimensions of 25 points each. */
   score: number;
   grade: Grade;
@@ -29,6 +33,8 @@ export interface ReadinessSummary {
 /** Points a critical and a warning maintenance finding take off the 25 of that dimension. */
 export const CRITICAL_PENALTY = 5;
 export const WARNING_PENALTY = 1;
+/** Tool-gate points of a manifest that opens the gate but that `hub config validate` rejects. */
+export const GATE_WITH_PROBLEMS = 15;
 
 export function gradeOf(score: number): Grade {
   return score >= 90 ? 'excellent' : score >= 75 ? 'good' : score >= 50 ? 'fair' : 'poor';
@@ -48,6 +54,8 @@ export function inactiveSummary(gate: Exclude<GateState, 'active'>, reason: stri
     ok: true,
     workspace_name: null,
     gate,
+    manifest_valid: false,
+    manifest_problems: 0,
     score: 0,
     grade: 'poor',
     dimensions: dims,
@@ -87,8 +95,18 @@ export function readinessSummary(catalog: Catalog, health: HealthReport): Readin
     0,
     25 - CRITICAL_PENALTY * health.counts.critical - WARNING_PENALTY * health.counts.warning,
   );
+  const problems = health.manifest_problems;
+  const gateScore = problems === 0 ? 25 : GATE_WITH_PROBLEMS;
   const dims: Dimension[] = [
-    { name: 'tool_gate', score: 25, max: 25, detail: 'valid .hub.yml: tools are active' },
+    {
+      name: 'tool_gate',
+      score: gateScore,
+      max: 25,
+      detail:
+        problems === 0
+          ? 'valid .hub.yml: tools are active'
+          : `tools are active, but \`hub config validate\` finds ${problems} problem(s) in .hub.yml`,
+    },
     {
       name: 'repos_present',
       score: round1(presence),
@@ -108,10 +126,12 @@ export function readinessSummary(catalog: Catalog, health: HealthReport): Readin
       detail: `of ${n} present: ${instr} with agent_instructions, ${agentsMd} with AGENTS.md, ${llms} with llms.txt`,
     },
   ];
-  const score = Math.round(25 + presence + maintenance + surfaces);
+  const score = Math.round(gateScore + presence + maintenance + surfaces);
   const blockers: string[] = [];
   const commands: string[] = [];
   if (repos.length === 0) blockers.push('the manifest declares no repositories');
+  for (const f of health.findings.filter((x) => x.code.startsWith('manifest_')).slice(0, 5))
+    blockers.push(`.hub.yml: ${f.message}`);
   for (const f of health.findings.filter((x) => x.severity === 'critical').slice(0, 10))
     blockers.push(`${f.repository ? `${f.repository}: ` : ''}${f.message}`);
   if (missing.length > 0) {
@@ -124,7 +144,7 @@ export function readinessSummary(catalog: Catalog, health: HealthReport): Readin
     for (const r of missing.slice(0, 5)) if (r.url) commands.push(`git clone ${r.url} ${r.root}`);
   }
   if (health.counts.critical + health.counts.warning > 0) commands.push('hub workspace health --json');
-  if (health.findings.some((f) => f.code.startsWith('manifest_'))) commands.push('hub config validate');
+  if (problems > 0) commands.unshift('hub config validate');
   if (n > 0 && agentsMd < n)
     commands.push('hub context compile --project <P> --repo <R> --json  # then write AGENTS.md');
   if (n > 0 && instr < n)
@@ -133,6 +153,8 @@ export function readinessSummary(catalog: Catalog, health: HealthReport): Readin
     ok: true,
     workspace_name: m.workspace?.name ?? m.name ?? null,
     gate: 'active',
+    manifest_valid: problems === 0,
+    manifest_problems: problems,
     score,
     grade: gradeOf(score),
     dimensions: dims,

@@ -47,21 +47,26 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
     .command(mode)
     .description(
       mode === 'web'
-        ? 'The HTTP server with the browser UI (/v2, /v3).'
+        ? 'The HTTP server of the /v2 and /v3 routes (the browser UI is a placeholder page until it is built).'
         : 'The HTTP API server of the /v1 and /v2 routes.',
     );
   group
     .command('serve')
     .description(
       mode === 'web'
-        ? 'Serve /v2 and /v3 JSON routes and the browser UI (default 127.0.0.1:8787).'
+        ? 'Serve the /v2 and /v3 JSON routes, and at / the browser UI once built: until then a placeholder page linking the JSON API (default 127.0.0.1:8787).'
         : 'Serve the /v1 and /v2 JSON routes (default 127.0.0.1:8787).',
     )
     .option('--root <dir>', 'Definition directory (its .hub.yml is served); default the current directory.')
     .option('--appconfig <file>', 'Application config file (default: hub.config.yaml lookup chain).')
     .option('--host <addr>', 'Bind address; anything but loopback needs HUB_SERVER_TOKEN.', '127.0.0.1')
     .option('--port <n>', 'Port (default 8787, probing upward when busy; an explicit port must be free).')
-    .addOption(new Option('--open', 'Open the browser once listening.'))
+    .addOption(
+      new Option(
+        '--open',
+        'Open / in the browser once listening (the placeholder page until the UI is built).',
+      ),
+    )
     .addOption(new Option('--no-open', 'Do not open the browser (default).'))
     .option('--status-once', 'Bind, print one web_state=ready line, and exit.')
     .addHelpText(

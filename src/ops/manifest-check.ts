@@ -1,0 +1,58 @@
+import { Catalog, type Problem, validateCatalog } from '../catalog/index.js';
+import { ValidationError } from '../infra/index.js';
+import { readManifestFile } from '../model/index.js';
+import type { OpContext } from './context.js';
+import { reservedProjectNames } from './reserved-names.js';
+
+export interface ManifestCheck {
+  valid: boolean;
+  file: string;
+  counts: { projects: number; repos: number; components: number; relationships: number };
+  problems: Problem[];
+  legacy: Array<{ path: string; from: string; to: string }>;
+}
+
+/**
+ * Every rule of `hub config validate` on the manifest at `path`: syntax and schema, the catalog rules, the
+ * filesystem rules of checked-out repos, reserved project names. `init` asks the same question before it calls
+ * a manifest valid, so the two never disagree.
+ */
+export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
+  const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
+  let file: ReturnType<typeof readManifestFile>;
+  try {
+    file = readManifestFile(path);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const issues = (err.details?.issues as Problem[] | undefined) ?? [
+      {
+        path: '(file)',
+        line: err.details?.line as number | undefined,
+        rule: String(err.details?.rule ?? 'syntax'),
+        message: err.message,
+      },
+    ];
+    return { valid: false, file: path, counts: empty, problems: issues, legacy: [] };
+  }
+  const catalog = new Catalog(file);
+  let reserved: string[] = [];
+  const problems: Problem[] = [];
+  try {
+    reserved = reservedProjectNames(ctx.appConfig().config);
+  } catch (err) {
+    problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
+  }
+  problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
+  return {
+    valid: problems.length === 0,
+    file: path,
+    counts: {
+      projects: file.manifest.workspace?.projects?.length ?? 0,
+      repos: catalog.repos.length,
+      components: catalog.components.length,
+      relationships: file.manifest.graph?.relationships?.length ?? 0,
+    },
+    problems,
+    legacy: file.legacy.map((l) => ({ path: l.path.join('.'), from: l.from, to: l.to })),
+  };
+}
