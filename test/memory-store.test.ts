@@ -1,19 +1,21 @@
-// The MCP server keeps one store for its whole life: on the memory backend what one tool call writes, the next
-// call reads (each call still reads the application config anew).
+// A server keeps one store for its whole life: on the memory backend what one MCP tool call (or HTTP request)
+// writes, the next one reads (each call still reads the application config anew).
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
+import { call, startTestServer } from './http-server.js';
 import { callJson, connectHub } from './mcp-client.js';
 
 let dir: string;
+let root: string;
 let client: Client;
 
 beforeAll(async () => {
   dir = createTempDir('hub-mcp-memory-');
-  const demo = createDemo(join(dir, 'demo'));
-  client = await connectHub(demo.root, [], { HUB_STATE_BACKEND: 'memory' });
+  root = createDemo(join(dir, 'demo')).root;
+  client = await connectHub(root, [], { HUB_STATE_BACKEND: 'memory' });
 });
 afterAll(async () => {
   await client?.close();
@@ -33,5 +35,19 @@ describe('mcp server on the memory backend', () => {
     await callJson(client, 'hub_handoff_claim', { id: h.id, by: 'bob', ttl: '10m' });
     const { handoffs } = await callJson(client, 'hub_handoff_list', {});
     expect(handoffs).toMatchObject([{ id: h.id, status: 'claimed', claimed_by: 'bob' }]);
+  });
+});
+
+describe('http server on the memory backend', () => {
+  it('lists what an earlier request wrote', async () => {
+    const srv = await startTestServer({ root, env: { HUB_CACHE_DIR: 'off', HUB_STATE_BACKEND: 'memory' } });
+    try {
+      const up = await call(srv.base, 'POST', '/v3/ops/objectives', { body: { id: 'kept', title: 'Kept' } });
+      expect(up.status).toBe(200);
+      const list = await call(srv.base, 'GET', '/v3/ops/objectives?status=pending');
+      expect(list.json.objectives.map((o: { id: string }) => o.id)).toEqual(['kept']);
+    } finally {
+      await srv.close();
+    }
   });
 });
