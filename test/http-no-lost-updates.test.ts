@@ -63,7 +63,7 @@ describe('no lost updates, no refused writers through the http backend (default 
 
   it('accepts and keeps every objective of concurrent hub CLI processes', async () => {
     const before = storedIds().length;
-    const { failures, written } = await runObjectiveWriters({ manifest, workers: 4, updates: 2, env });
+    const { failures, written } = await runObjectiveWriters({ manifest, workers: 3, updates: 2, env });
     expect(failures).toEqual([]);
     const ids = storedIds();
     expect(ids).toEqual(expect.arrayContaining(written));

@@ -51,7 +51,7 @@ describe('no lost updates, no refused writers (local backend, default conflict_r
 
   it('accepts and keeps every objective of concurrent hub CLI processes', async () => {
     const before = storedIds().length;
-    const { failures, written } = await runObjectiveWriters({ manifest, workers: 4, updates: 2 });
+    const { failures, written } = await runObjectiveWriters({ manifest, workers: 3, updates: 2 });
     expect(failures).toEqual([]);
     const ids = storedIds();
     expect(ids).toEqual(expect.arrayContaining(written));
