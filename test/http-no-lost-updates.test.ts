@@ -1,50 +1,72 @@
-// Eight concurrent `hub` processes update one document through the http state backend: the server (in this
-// process, on port 0, local backend behind it) must keep every update.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Concurrent writers through the http state backend, default conflict_retries (1): the server (in this process,
+// on port 0, local backend behind it) applies each objective upsert atomically on its own store, so every call is
+// accepted and every objective is there. Send the writers back to whole-document compare-and-swap instead and the
+// writer processes below conflict and fail (checked by hand: see /work/notes). The full 8 x 25 CLI run is a
+// benchmark: bench/concurrent-writers.mjs.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, hubAsync, removeTempDir, runObjectiveWriters } from './fixtures/index.js';
+import {
+  bundleWriter,
+  createTempDir,
+  hubAsync,
+  removeTempDir,
+  runObjectiveWriters,
+  runWriterProcesses,
+} from './fixtures/index.js';
 import { type RunningServer, startTestServer } from './http-server.js';
-
-const WORKERS = 8;
-const UPDATES = 25;
 
 let dir: string;
 let root: string;
 let manifest: string;
 let srv: RunningServer;
+let writer: { bundle: string; remove(): void };
+let env: Record<string, string>;
 
 beforeAll(async () => {
   dir = createTempDir('hub-http-lost-');
   const demo = createDemo(join(dir, 'demo'));
   root = demo.root;
   manifest = demo.manifestPath;
-  // The server keeps the documents in <root>/.hub (local); the CLI processes reach it over HTTP (env below).
-  writeFileSync(join(root, 'hub.config.yaml'), 'state:\n  backend: local\n  conflict_retries: 50\n');
+  // The server keeps the documents in <root>/.hub (local); the writers reach it over HTTP (env below).
   srv = await startTestServer({ root });
+  env = { HUB_STATE_BACKEND: 'http', HUB_STATE_URL: srv.base };
+  writer = await bundleWriter();
 });
 afterAll(async () => {
   await srv?.close();
+  writer?.remove();
   removeTempDir(dir);
 });
 
-describe('no lost updates through the http backend', () => {
-  it(`keeps all ${WORKERS * UPDATES} objectives written by ${WORKERS} hub processes via HUB_STATE_BACKEND=http`, async () => {
-    const env = { HUB_STATE_BACKEND: 'http', HUB_STATE_URL: srv.base };
-    const info = await hubAsync(manifest, ['state', 'info', '--json'], env);
-    expect(JSON.parse(info.out)).toMatchObject({ backend: 'http', location: srv.base });
+const storedIds = (): string[] =>
+  JSON.parse(readFileSync(join(root, '.hub', 'objectives.json'), 'utf8')).objectives.map(
+    (o: { id: string }) => o.id,
+  );
 
-    const { failures, written } = await runObjectiveWriters({
+describe('no lost updates, no refused writers through the http backend (default conflict_retries)', () => {
+  it('accepts and keeps every objective of 4 processes writing 15 each at once', async () => {
+    const info = await hubAsync(manifest, ['state', 'info', '--json'], env);
+    expect(JSON.parse(info.out)).toMatchObject({ backend: 'http', location: srv.base, conflict_retries: 1 });
+    const { failures, written } = await runWriterProcesses({
+      bundle: writer.bundle,
+      root,
       manifest,
-      workers: WORKERS,
-      updates: UPDATES,
+      workers: 4,
+      updates: 15,
       env,
     });
     expect(failures).toEqual([]);
-    const doc = JSON.parse(readFileSync(join(root, '.hub', 'objectives.json'), 'utf8'));
-    const ids: string[] = doc.objectives.map((o: { id: string }) => o.id);
-    expect(ids.length).toBe(WORKERS * UPDATES);
-    expect([...ids].sort()).toEqual([...written].sort());
-  }, 600_000);
+    expect([...storedIds()].sort()).toEqual([...written].sort());
+  });
+
+  it('accepts and keeps every objective of concurrent hub CLI processes', async () => {
+    const before = storedIds().length;
+    const { failures, written } = await runObjectiveWriters({ manifest, workers: 3, updates: 2, env });
+    expect(failures).toEqual([]);
+    const ids = storedIds();
+    expect(ids).toEqual(expect.arrayContaining(written));
+    expect(ids).toHaveLength(before + written.length);
+  });
 });

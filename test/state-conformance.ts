@@ -6,8 +6,13 @@ import { canonicalJson, type DocumentStore, updateDocument } from '../src/state/
 
 export interface StoreUnderTest {
   store: DocumentStore;
+  /** Another handle on the same documents (another process would open this), where the backend has one. */
+  reopen?(): DocumentStore;
   cleanup(): Promise<void>;
 }
+
+/** The store without its atomic `update`: what updateDocument's compare-and-swap path runs against. */
+const casOnly = (store: DocumentStore): DocumentStore => ({ ...store, update: undefined });
 
 const ETAG_RE = /^"[0-9a-f]{64}"$/;
 
@@ -154,7 +159,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       await store.write('objectives', { objectives: ['a'] }, '""');
       const seen: string[][] = [];
       const { value, result } = await updateDocument<{ objectives: string[] }, number>(
-        store,
+        casOnly(store),
         'objectives',
         async (cur) => {
           const list = cur?.objectives ?? [];
@@ -179,8 +184,9 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       async (retries) => {
         await store.write('objectives', { n: 0 }, '""');
         let calls = 0;
+        const waits: number[] = [];
         const run = updateDocument<Counter>(
-          store,
+          casOnly(store),
           'objectives',
           async (cur) => {
             calls++;
@@ -189,10 +195,16 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
             await store.write('objectives', { n: (now.value?.n ?? 0) + 100 }, now.etag!);
             return { value: { n: (cur?.n ?? 0) + 1 }, result: undefined };
           },
-          { retries },
+          { retries, sleep: async (ms) => void waits.push(ms) },
         );
         await expect(run).rejects.toBeInstanceOf(StateConflictError);
         expect(calls).toBe(retries + 1);
+        // One wait before each retry, growing exponentially with full jitter (10 ms ceiling, doubling).
+        expect(waits).toHaveLength(retries);
+        waits.forEach((ms, i) => {
+          expect(ms).toBeGreaterThanOrEqual(0);
+          expect(ms).toBeLessThan(10 * 2 ** i);
+        });
         expect((await store.read('objectives')).value).toEqual({ n: 100 * (retries + 1) });
       },
     );
@@ -238,11 +250,11 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       }
     });
 
-    it('lands every one of 20 concurrent updateDocument increments (retries=50)', async () => {
+    it('lands every one of 20 concurrent compare-and-swap increments (retries=50)', async () => {
       const results = await Promise.all(
         Array.from({ length: 20 }, () =>
           updateDocument<Counter, number>(
-            store,
+            casOnly(store),
             'objectives',
             (cur) => {
               const n = (cur?.n ?? 0) + 1;
@@ -258,6 +270,103 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       const final = await store.read<Counter>('objectives');
       expect(final.value).toEqual({ n: 20 });
       expect(final.etag).toBe(results.find((r) => r.result === 20)?.etag);
+    });
+
+    describe('atomic update', () => {
+      const increment = (s: DocumentStore) =>
+        updateDocument<Counter, number>(
+          s,
+          'objectives',
+          (cur) => {
+            const n = (cur?.n ?? 0) + 1;
+            return { value: { n }, result: n };
+          },
+          // No retries: an atomic update never conflicts, so every one lands the first time.
+          { retries: 0 },
+        );
+
+      it('is offered by the backends that can serialize writers (local, memory), not by http', () => {
+        expect(typeof store.update === 'function').toBe(store.backend !== 'http');
+      });
+
+      it('lands every one of 30 concurrent updates without a retry, each seeing the one before', async ({
+        skip,
+      }) => {
+        if (!store.update) skip();
+        const results = await Promise.all(Array.from({ length: 30 }, () => increment(store)));
+        expect(results.map((r) => r.result).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 30 }, (_, i) => i + 1),
+        );
+        const final = await store.read<Counter>('objectives');
+        expect(final.value).toEqual({ n: 30 });
+        expect(final.etag).toBe(results.find((r) => r.result === 30)?.etag);
+      });
+
+      it('serializes writers of two handles on the same documents', async ({ skip }) => {
+        const other = handle?.reopen?.();
+        if (!store.update || !other) skip();
+        const results = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => increment(i % 2 ? other! : store)),
+        );
+        expect(results.map((r) => r.result).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 24 }, (_, i) => i + 1),
+        );
+        expect((await other!.read<Counter>('objectives')).value).toEqual({ n: 24 });
+      });
+
+      it('interleaves with plain writes and appends without losing either', async ({ skip }) => {
+        if (!store.update) skip();
+        await store.write('handoffs', { handoffs: [] }, '""');
+        const work: Promise<unknown>[] = [];
+        for (let i = 0; i < 10; i++) {
+          work.push(
+            updateDocument<{ handoffs: unknown[] }>(
+              store,
+              'handoffs',
+              async (cur) => {
+                await new Promise((r) => setTimeout(r, 1));
+                return { value: { handoffs: [...(cur?.handoffs ?? []), `u${i}`] }, result: undefined };
+              },
+              { retries: 0 },
+            ),
+          );
+          work.push(store.append('handoffs', 'handoffs', `a${i}`));
+        }
+        await Promise.all(work);
+        const list = (await store.read<{ handoffs: string[] }>('handoffs')).value!.handoffs;
+        expect([...list].sort()).toEqual(
+          [
+            ...Array.from({ length: 10 }, (_, i) => `u${i}`),
+            ...Array.from({ length: 10 }, (_, i) => `a${i}`),
+          ].sort(),
+        );
+      });
+
+      it('returns the stored ETag and value, and changes nothing when fn throws', async ({ skip }) => {
+        if (!store.update) skip();
+        const first = await store.update!<{ objectives: string[] }, string>('objectives', (cur) => ({
+          value: { objectives: [...(cur?.objectives ?? []), 'a'] },
+          result: 'ok',
+        }));
+        expect(first.result).toBe('ok');
+        expect(await store.read('objectives')).toEqual({ value: first.value, etag: first.etag });
+        await expect(
+          store.update!<{ objectives: string[] }, void>('objectives', (cur) => {
+            cur?.objectives.push('mutated');
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        // The same value again: same ETag, and the document is as it was.
+        const same = await store.update!<{ objectives: string[] }, void>('objectives', (cur) => ({
+          value: cur!,
+          result: undefined,
+        }));
+        expect(same.etag).toBe(first.etag);
+        expect(await store.read('objectives')).toEqual({ value: { objectives: ['a'] }, etag: first.etag });
+        await expect(
+          store.update!('objectives', () => ({ value: undefined, result: undefined })),
+        ).rejects.toBeInstanceOf(HubError);
+      });
     });
   });
 }

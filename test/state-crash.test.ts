@@ -32,10 +32,6 @@ beforeAll(async () => {
     format: 'esm',
     target: 'node20',
     logLevel: 'error',
-    // yaml (pulled in through the config model) is CommonJS: give the ESM bundle a require() it can call.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
   });
 });
 
@@ -56,8 +52,10 @@ function checkShape(doc: unknown): CrashDoc {
   return d;
 }
 
-async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [writer, hub], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** A loaded writer, waiting for `go()` to start writing. */
+async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: () => string; go(): void }> {
+  const child = spawn(process.execPath, [writer, hub], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin!.on('error', () => {});
   let err = '';
   child.stderr!.on('data', (b: Buffer) => {
     err += b.toString();
@@ -72,7 +70,7 @@ async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: 
       reject(new Error(`writer exited early (${code ?? signal}): ${err}`)),
     );
   });
-  return { child, stderr: () => err };
+  return { child, stderr: () => err, go: () => child.stdin!.write('go\n') };
 }
 
 describe('local store under SIGKILL', () => {
@@ -85,8 +83,12 @@ describe('local store under SIGKILL', () => {
     let writerUpdates = 0;
     let deadLocks = 0;
 
+    // The next two writers load while the current round runs (a writer starts writing only on go()).
+    const loading = [startWriter(hub), startWriter(hub)];
     for (let round = 0; round < ROUNDS; round++) {
-      const { child, stderr } = await startWriter(hub);
+      const { child, stderr, go } = await loading.shift()!;
+      if (round + 2 < ROUNDS) loading.push(startWriter(hub));
+      go();
       await sleep(5 + Math.floor(Math.random() * 56));
       const exited = once(child, 'exit');
       child.kill('SIGKILL');

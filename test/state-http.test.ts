@@ -25,6 +25,7 @@ runStoreConformance('http', async () => {
   const srv = await startTestServer({ root: dir });
   return {
     store: createHttpStore({ url: srv.base, timeoutMs: 10_000 }),
+    reopen: () => createHttpStore({ url: srv.base, timeoutMs: 10_000 }),
     cleanup: async () => {
       await srv.close();
       removeTempDir(dir);

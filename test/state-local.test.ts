@@ -8,6 +8,7 @@ runStoreConformance('local', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'hub-state-local-'));
   return {
     store: createLocalStore({ dir: join(dir, '.hub') }),
+    reopen: () => createLocalStore({ dir: join(dir, '.hub') }),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 });

@@ -81,7 +81,7 @@ describe.each(BACKENDS)('approvals on the %s store', (_name, make) => {
     const deps = setup();
     const { request } = await requestApproval(deps, { action: 'deploy' });
     await resolveApproval(deps, { id: request.id, decision: 'denied' });
-    const feed = await eventsFeed(deps.store);
+    const feed = await eventsFeed(deps.store, {}, deps.now);
     expect(feed.events.filter((e) => e.source === 'approval').map((e) => e.kind)).toEqual([
       'ApprovalRequested',
       'ApprovalResolved',

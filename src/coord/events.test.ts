@@ -47,8 +47,8 @@ async function seed(store: DocumentStore): Promise<CoordDeps> {
 describe('events feed', () => {
   it('on the local store derives objective and handoff events and adds coord.events, sorted', async () => {
     const { store, dir } = localStore();
-    await seed(store);
-    const feed = await eventsFeed(store);
+    const { now } = await seed(store);
+    const feed = await eventsFeed(store, {}, now);
     expect(feed).toMatchObject({ ok: true, schema_version: 1, since: null });
     expect(feed.events.map((e) => `${e.timestamp.slice(17, 19)} ${e.kind} ${e.subject}`)).toEqual([
       '00 ObjectiveCreated campaign-q3-web',
@@ -68,31 +68,49 @@ describe('events feed', () => {
 
   it('returns only newer events when the cursor is passed back as since (exclusive)', async () => {
     const { store } = localStore();
-    await seed(store);
-    const page = await eventsFeed(store, { since: '2026-03-01T10:00:02.000Z' });
+    const { now } = await seed(store);
+    const page = await eventsFeed(store, { since: '2026-03-01T10:00:02.000Z' }, now);
     expect(page.events.map((e) => e.kind)).toEqual(['HandoffCreated', 'HandoffClaimed', 'LeaseGranted']);
-    const next = await eventsFeed(store, { since: page.next_cursor! });
+    const next = await eventsFeed(store, { since: page.next_cursor! }, now);
     expect(next.events).toEqual([]);
     expect(next.next_cursor).toBe(page.next_cursor);
     await recordEvent(store, { source: 'acl', kind: 'LeaseExpired', timestamp: '2026-03-01T10:00:09.000Z' });
-    expect((await eventsFeed(store, { since: page.next_cursor! })).events.map((e) => e.kind)).toEqual([
+    expect((await eventsFeed(store, { since: page.next_cursor! }, now)).events.map((e) => e.kind)).toEqual([
       'LeaseExpired',
     ]);
   });
 
   it('filters by objective (subject or data.objective_id) and by campaign prefix', async () => {
     const { store } = localStore();
-    await seed(store);
-    const solo = await eventsFeed(store, { objective: 'solo' });
+    const { now } = await seed(store);
+    const solo = await eventsFeed(store, { objective: 'solo' }, now);
     expect(solo.events.map((e) => e.kind)).toEqual([
       'ObjectiveCreated',
       'ObjectiveUpdated',
       'HandoffCreated',
       'HandoffClaimed',
     ]);
-    const camp = await eventsFeed(store, { campaign: 'q3' });
+    const camp = await eventsFeed(store, { campaign: 'q3' }, now);
     expect(camp.events.map((e) => e.subject)).toEqual(['campaign-q3-web']);
     expect((await eventsFeed(store, { campaign: 'q' })).events).toEqual([]);
+  });
+
+  it('shows an expired claim as a HandoffReleased event at its expiry, before anything is written', async () => {
+    const { store } = localStore();
+    const { now } = await seed(store);
+    const cursor = (await eventsFeed(store, {}, now)).next_cursor!;
+    const stored = await store.read('handoffs');
+    const later = () => new Date(Date.parse('2026-03-01T10:06:00.000Z'));
+    const feed = await eventsFeed(store, { since: cursor }, later);
+    expect(feed.events.map((e) => `${e.timestamp} ${e.kind} ${e.subject}`)).toEqual([
+      '2026-03-01T10:05:04.000Z HandoffReleased h',
+    ]);
+    expect(feed.events[0]?.data).toMatchObject({
+      action: 'release-expired',
+      by: 'hub',
+      objective_id: 'solo',
+    });
+    expect(await store.read('handoffs')).toEqual(stored);
   });
 
   it('rejects a since that is not an ISO timestamp', async () => {

@@ -1,6 +1,7 @@
 import { ValidationError } from '../infra/index.js';
 import type { DocumentStore } from '../state/index.js';
 import { DOCS, newId, parseDoc } from './documents.js';
+import { handoffsView } from './handoffs.js';
 import {
   type CoordEvent,
   EventsDocSchema,
@@ -134,10 +135,14 @@ const DERIVING_BACKENDS = new Set(['local', 'http']);
 /**
  * The events feed: derived objective and handoff events plus `coord.events` on the local backend and on a hub
  * server reached through the http backend (whose documents are the server's, so the feed is the one the server
- * serves); only `coord.events` on the direct memory and cloud backends, as the spec says. Sorted by timestamp; `since` is exclusive, so passing `next_cursor`
- * back as `since` returns only newer events.
+ * serves); only `coord.events` on the direct memory and cloud backends, as the spec says. Sorted by timestamp;
+ * `since` is exclusive, so passing `next_cursor` back as `since` returns only newer events.
  */
-export async function eventsFeed(store: DocumentStore, filter: EventsFilter = {}): Promise<EventsFeed> {
+export async function eventsFeed(
+  store: DocumentStore,
+  filter: EventsFilter = {},
+  now: () => Date = () => new Date(),
+): Promise<EventsFeed> {
   const sinceMs = filter.since === undefined ? undefined : parseSince(filter.since);
   const persisted = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value).events;
   let events = [...persisted];
@@ -147,11 +152,9 @@ export async function eventsFeed(store: DocumentStore, filter: EventsFilter = {}
       ObjectivesDocSchema,
       (await store.read(DOCS.objectives)).value,
     ).objectives;
-    const handoffs = parseDoc(
-      DOCS.handoffs,
-      HandoffsDocSchema,
-      (await store.read(DOCS.handoffs)).value,
-    ).handoffs;
+    // As every listing shows them: an expired claim's release is an event from its expiry on, written or not.
+    const stored = parseDoc(DOCS.handoffs, HandoffsDocSchema, (await store.read(DOCS.handoffs)).value);
+    const { handoffs } = handoffsView(stored, now()).view;
     events.push(...objectiveEvents(objectives), ...handoffEvents(handoffs));
   }
   if (sinceMs !== undefined) events = events.filter((e) => time(e.timestamp) > sinceMs);

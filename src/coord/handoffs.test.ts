@@ -10,6 +10,7 @@ import {
   claimHandoff,
   completeHandoff,
   createHandoff,
+  type Handoff,
   heartbeatHandoff,
   listHandoffs,
 } from './index.js';
@@ -114,7 +115,7 @@ describe.each(BACKENDS)('handoffs on the %s store', (_name, make) => {
     expect((await refusal(heartbeatHandoff(deps, { id: 'h', by: 'bob' }))).message).toContain('expired');
   });
 
-  it('releases an expired claim at list time and records release-expired', async () => {
+  it('shows an expired claim released on every listing without writing, and the next write records it', async () => {
     const { deps, tick } = setup();
     await createHandoff(deps, { id: 'h', title: 't' });
     await createHandoff(deps, { id: 'forever', title: 'no ttl' });
@@ -122,23 +123,35 @@ describe.each(BACKENDS)('handoffs on the %s store', (_name, make) => {
     await claimHandoff(deps, { id: 'forever', by: 'bob' });
     expect((await listHandoffs(deps)).released).toEqual([]);
     tick(1_000);
+    const before = await deps.store.read<{ handoffs: Array<{ id: string; status: string }> }>('handoffs');
     const r = await listHandoffs(deps);
     expect(r.released).toEqual(['h']);
     const h = r.handoffs.find((x) => x.id === 'h')!;
     expect(h.status).toBe('open');
     expect(h.claimed_by).toBeUndefined();
-    expect(h.events.at(-1)).toMatchObject({
+    const released = {
       action: 'release-expired',
       by: 'hub',
       at: '2026-03-01T10:00:01.000Z',
-    });
+      note: 'claim by bob expired at 2026-03-01T10:00:01.000Z',
+    };
+    expect(h.events.at(-1)).toEqual(released);
     // a claim without TTL never expires
     tick(400 * 86_400_000);
     const later = await listHandoffs(deps, 'claimed');
     expect(later.handoffs.map((x) => x.id)).toEqual(['forever']);
-    expect(later.released).toEqual([]);
-    // the release was written: a fresh read sees it
     expect((await listHandoffs(deps, 'open')).handoffs.map((x) => x.id)).toEqual(['h']);
+    // Listing never wrote: the stored document still holds the claim, under the same ETag.
+    expect(await deps.store.read('handoffs')).toEqual(before);
+    expect(before.value?.handoffs.find((x) => x.id === 'h')?.status).toBe('claimed');
+    // The next write of the document records the very release the listings showed (dated at the expiry).
+    await createHandoff(deps, { id: 'h3', title: 'another' });
+    const stored = (await deps.store.read<{ handoffs: Handoff[] }>('handoffs')).value!;
+    const sh = stored.handoffs.find((x) => x.id === 'h')!;
+    expect(sh.status).toBe('open');
+    expect(sh.events.at(-1)).toEqual(released);
+    expect(sh.updated_at).toBe('2026-03-01T10:00:01.000Z');
+    expect((await listHandoffs(deps)).released).toEqual([]);
   });
 
   it('lets another agent claim once the holder lapsed, even before a list', async () => {

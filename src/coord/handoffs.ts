@@ -13,6 +13,11 @@ export interface HandoffCreate {
   created_by?: string;
   payload?: Record<string, unknown>;
   note?: string;
+  /**
+   * The events of a whole handoff item (what a contract client appends): the note of its `create` event is the
+   * note when `note` is absent. Status, timestamps and events are the creator's own, so they are stamped anew.
+   */
+  events?: ReadonlyArray<{ action: string; note?: string }>;
 }
 
 export interface ClaimInput {
@@ -46,20 +51,42 @@ export function claimExpired(h: Handoff, now: Date): boolean {
   );
 }
 
-/** Releases every expired claim in place (status back to open, a `release-expired` event); returns their ids. */
-export function releaseExpired(doc: HandoffsDoc, now: Date): string[] {
+/**
+ * Releases every expired claim in place (status back to open, a `release-expired` event); returns their ids.
+ * The release is dated at the claim's expiry, not at whoever noticed it: a listing shows exactly what the next
+ * write of the document records, whenever that happens, and an events cursor never misses it.
+ */
+export function releaseExpired(doc: Pick<HandoffsDoc, 'handoffs'>, now: Date): string[] {
   const released: string[] = [];
-  const at = now.toISOString();
   for (const h of doc.handoffs) {
     if (!claimExpired(h, now)) continue;
-    const note = `claim by ${h.claimed_by} expired at ${h.claim_expires_at}`;
+    const at = h.claim_expires_at as string;
+    const note = `claim by ${h.claimed_by} expired at ${at}`;
     clearClaim(h);
     h.status = 'open';
-    h.updated_at = at;
+    if (h.updated_at < at) h.updated_at = at;
     h.events.push(event(at, SYSTEM_ACTOR, 'release-expired', note));
     released.push(h.id);
   }
   return released;
+}
+
+/**
+ * A stored handoffs document as every listing shows it at `now`: expired claims released (a copy; the stored
+ * document is unchanged until its next write records the same release). Items that are not handoffs, and a
+ * document that is not `{handoffs: [...]}`, are shown as stored.
+ */
+export function handoffsView<T>(stored: T, now: Date): { view: T; released: string[] } {
+  const list = (stored as { handoffs?: unknown } | undefined)?.handoffs;
+  if (!Array.isArray(list)) return { view: stored, released: [] };
+  const looksExpired = (h: unknown) => {
+    const x = h as Partial<Handoff> | null;
+    return typeof x === 'object' && x !== null && Array.isArray(x.events) && claimExpired(x as Handoff, now);
+  };
+  if (!list.some(looksExpired)) return { view: stored, released: [] };
+  const view = structuredClone(stored) as T & { handoffs: unknown[] };
+  const expired = view.handoffs.filter(looksExpired) as Handoff[];
+  return { view, released: releaseExpired({ handoffs: expired }, now) };
 }
 
 function find(doc: HandoffsDoc, id: string): Handoff {
@@ -82,17 +109,15 @@ function holderText(h: Handoff): string {
   return h.claim_expires_at ? `until ${h.claim_expires_at}` : 'with no expiry';
 }
 
-/** Creates a handoff by appending (no compare-and-swap, as the spec asks); a duplicate id is refused. */
-export async function createHandoff(deps: CoordDeps, input: HandoffCreate): Promise<Handoff> {
+/** A new open handoff from create input (or a whole posted item), stamped at `now`. */
+export function newHandoff(input: HandoffCreate, now: Date): Handoff {
   const title = input.title?.trim();
   if (!title) throw new ValidationError('title: required, non-empty', { field: 'title', rule: 'required' });
   const id = input.id ? checkId(input.id, 'handoff') : newId('ho');
-  const doc = await readDoc(deps, DOCS.handoffs, HandoffsDocSchema);
-  if (doc.handoffs.some((h) => h.id === id))
-    throw new RefusedError(`handoff '${id}' already exists`, { id, rule: 'unique_id' }, 409);
-  const at = deps.now().toISOString();
+  const at = now.toISOString();
   const by = input.created_by?.trim() || 'agent';
-  const handoff: Handoff = {
+  const note = input.note ?? input.events?.find((e) => e.action === 'create')?.note;
+  return {
     id,
     title,
     created_by: by,
@@ -100,37 +125,64 @@ export async function createHandoff(deps: CoordDeps, input: HandoffCreate): Prom
     updated_at: at,
     status: 'open',
     payload: input.payload ?? {},
-    events: [event(at, by, 'create', input.note)],
+    events: [event(at, by, 'create', note)],
   };
+}
+
+function refuseDuplicate(doc: HandoffsDoc, id: string): void {
+  if (doc.handoffs.some((h) => h.id === id))
+    throw new RefusedError(`handoff '${id}' already exists`, { id, rule: 'unique_id' }, 409);
+}
+
+/**
+ * Creates a handoff. Where the store serializes writers (local, memory) the duplicate-id check and the append are
+ * one atomic step; elsewhere it appends without compare-and-swap, as the spec asks, after a check.
+ */
+export async function createHandoff(deps: CoordDeps, input: HandoffCreate): Promise<Handoff> {
+  const handoff = newHandoff(input, deps.now());
+  if (deps.store.update) {
+    return updateHandoffs(deps, (doc) => {
+      refuseDuplicate(doc, handoff.id);
+      doc.handoffs.push(handoff);
+      return handoff;
+    });
+  }
+  refuseDuplicate(await readDoc(deps, DOCS.handoffs, HandoffsDocSchema), handoff.id);
   await deps.store.append(DOCS.handoffs, 'handoffs', handoff);
   return handoff;
 }
 
-/** Lists handoffs, releasing expired claims first (a write only when one expired). */
+/** Lists handoffs as they stand at `now`: expired claims shown released (listing never writes). */
 export async function listHandoffs(
   deps: CoordDeps,
   status?: HandoffStatus,
 ): Promise<{ handoffs: Handoff[]; released: string[] }> {
-  let doc = await readDoc(deps, DOCS.handoffs, HandoffsDocSchema);
-  let released: string[] = [];
-  if (doc.handoffs.some((h) => claimExpired(h, deps.now()))) {
-    [doc, released] = await updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (d) => {
-      const ids = releaseExpired(d, deps.now());
-      return [d, ids] as const;
-    });
-  }
-  const handoffs = status ? doc.handoffs.filter((h) => h.status === status) : doc.handoffs;
+  const stored = await readDoc(deps, DOCS.handoffs, HandoffsDocSchema);
+  const { view, released } = handoffsView(stored, deps.now());
+  const handoffs = status ? view.handoffs.filter((h) => h.status === status) : view.handoffs;
   return { handoffs, released };
+}
+
+/**
+ * A write of the handoffs document that also records every release a listing has been showing (after `fn`, which
+ * judges its own handoff's expiry first, so a lapsed holder's heartbeat is told its claim expired).
+ */
+function updateHandoffs<R>(deps: CoordDeps, fn: (doc: HandoffsDoc, now: Date) => R): Promise<R> {
+  return updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
+    const now = deps.now();
+    const result = fn(doc, now);
+    releaseExpired(doc, now);
+    return result;
+  });
 }
 
 /** Claims a handoff for `by`; a live claim of another agent is refused naming the holder. */
 export async function claimHandoff(deps: CoordDeps, input: ClaimInput): Promise<Handoff> {
   const ttlMs = input.ttl === undefined ? undefined : parseDuration(input.ttl);
-  return updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
-    const now = deps.now();
+  return updateHandoffs(deps, (doc, now) => {
     const h = find(doc, input.id);
     refuseClosed(h, 'claim');
-    if (claimExpired(h, now)) releaseExpired({ ...doc, handoffs: [h] }, now);
+    if (claimExpired(h, now)) releaseExpired({ handoffs: [h] }, now);
     if (h.status === 'claimed' && h.claimed_by !== input.by) {
       throw new RefusedError(
         `handoff '${h.id}' is already claimed by '${h.claimed_by}' ${holderText(h)}`,
@@ -160,8 +212,7 @@ export async function claimHandoff(deps: CoordDeps, input: ClaimInput): Promise<
 /** Renews the claim for its holder (TTL given, else the claim's own); others and lapsed claims are refused. */
 export async function heartbeatHandoff(deps: CoordDeps, input: ClaimInput): Promise<Handoff> {
   const ttlMs = input.ttl === undefined ? undefined : parseDuration(input.ttl);
-  return updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
-    const now = deps.now();
+  return updateHandoffs(deps, (doc, now) => {
     const h = find(doc, input.id);
     refuseClosed(h, 'heartbeat');
     if (h.status !== 'claimed')
@@ -202,8 +253,7 @@ async function closeHandoff(
   to: 'completed' | 'cancelled',
 ): Promise<Handoff> {
   const verb = to === 'completed' ? 'complete' : 'cancel';
-  return updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
-    const now = deps.now();
+  return updateHandoffs(deps, (doc, now) => {
     const h = find(doc, input.id);
     refuseClosed(h, verb);
     const liveOther = h.status === 'claimed' && !claimExpired(h, now) && h.claimed_by !== input.by;

@@ -24,8 +24,10 @@ export {
   completeHandoff,
   createHandoff,
   type HandoffCreate,
+  handoffsView,
   heartbeatHandoff,
   listHandoffs,
+  newHandoff,
   releaseExpired,
   SYSTEM_ACTOR,
 } from './handoffs.js';
@@ -37,6 +39,7 @@ export {
   normalizeRepoRef,
   normalizeRepos,
   type ObjectiveUpsert,
+  objectivePatch,
   parseObjectiveStatus,
   type QuickNotes,
   slugify,

@@ -229,13 +229,11 @@ function reposFromValue(value: unknown): string[] {
   });
 }
 
-/** Replaces editable fields of an existing objective (repos are replaced, not merged). */
-export async function editObjective(
-  deps: CoordDeps,
-  id: string,
-  changes: Record<string, unknown>,
-  root: string,
-): Promise<Objective> {
+/**
+ * The checked changes of an edit: field names against the editable list, values against their rules, repos
+ * normalized against `root`. Plain data, so a client can check and normalize before a server applies it.
+ */
+export function objectivePatch(changes: Record<string, unknown>, root: string): Partial<Objective> {
   const fields = checkEditableFields(Object.keys(changes));
   if (fields.length === 0)
     throw new ValidationError(`nothing to edit; editable fields: ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}`, {
@@ -253,6 +251,17 @@ export async function editObjective(
     else if (f === 'title') patch.title = checkTitle(v);
     else patch[f] = v;
   }
+  return patch;
+}
+
+/** Replaces editable fields of an existing objective (repos are replaced, not merged). */
+export async function editObjective(
+  deps: CoordDeps,
+  id: string,
+  changes: Record<string, unknown>,
+  root: string,
+): Promise<Objective> {
+  const patch = objectivePatch(changes, root);
   return updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc) => {
     const o = doc.objectives.find((x) => x.id === id);
     if (!o) throw new NotFoundError(`objective '${id}' not found`, { field: 'id', value: id });

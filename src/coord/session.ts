@@ -1,6 +1,7 @@
 import { mapLimit } from '../infra/index.js';
 import { type DocumentStore, updateDocument } from '../state/index.js';
 import { type Commit, commitsAfter, commitsSince, repoGitState } from '../workspace/index.js';
+import { handoffsView } from './handoffs.js';
 
 /** The session document: where the last session's boundary lies and what it was about. */
 export interface SessionDoc {
@@ -161,7 +162,11 @@ export async function beginSession(
 ): Promise<Omit<BeginEnvelope, 'project'>> {
   const digest = await sessionDigest(store, repos, { manifestHash: opts.manifestHash });
   const objectives = await readList<ObjectiveLike>(store, 'objectives', 'objectives');
-  const handoffs = await readList<{ status?: string }>(store, 'handoffs', 'handoffs');
+  // As listings show them: an expired claim is open again.
+  const handoffs = handoffsView(
+    { handoffs: await readList<{ status?: string }>(store, 'handoffs', 'handoffs') },
+    opts.now,
+  ).view.handoffs;
   const requests = await readList<{ status?: string }>(store, 'approvals', 'requests');
   const session = await updateSession(
     store,

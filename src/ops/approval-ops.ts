@@ -6,9 +6,13 @@ import {
   requestApproval,
   resolveApproval,
 } from '../coord/index.js';
+import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
-import { defineOp, READ_ONLY, WRITES } from './registry.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+
+const REQUEST_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/approvals', input: 'body' };
+const RESOLVE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/approvals/{id}/resolve', input: 'body' };
 
 export const approvalRequest = defineOp({
   id: 'context.approval.request',
@@ -24,13 +28,14 @@ export const approvalRequest = defineOp({
   gate: 'active',
   attributes: WRITES,
   handler: (ctx, input): Promise<{ created: boolean; request: ApprovalRequest }> =>
-    requestApproval(coordDeps(ctx), input),
+    applyWhereStored(ctx, REQUEST_ROUTE, input, (deps) => requestApproval(deps, input)),
   cli: {
     command: 'context approval request',
     stdinJson: true,
     human: (r) => `${r.created ? 'requested' : 'already requested'} ${r.request.id}: ${r.request.action}`,
   },
   mcp: { tool: 'hub_approval_request' },
+  http: [REQUEST_ROUTE],
 });
 
 export const approvalList = defineOp({
@@ -67,10 +72,11 @@ export const approvalResolve = defineOp({
   }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<{ request: ApprovalRequest }> => ({
-    request: await resolveApproval(coordDeps(ctx), input),
-  }),
+  handler: (ctx, input): Promise<{ request: ApprovalRequest }> =>
+    applyWhereStored(ctx, RESOLVE_ROUTE, input, async (deps) => ({
+      request: await resolveApproval(deps, input),
+    })),
   cli: { command: 'context approval resolve', human: (r) => `${r.request.id} ${r.request.status}` },
   mcp: { tool: 'hub_approval_resolve' },
-  http: [{ method: 'POST', route: '/v3/ops/approvals/{id}/resolve', input: 'body' }],
+  http: [RESOLVE_ROUTE],
 });

@@ -1,5 +1,11 @@
 import { dirname } from 'node:path';
-import { type LoadedAppConfig, loadAppConfig, locateManifest } from '../model/index.js';
+import {
+  type AppConfig,
+  type LoadedAppConfig,
+  loadAppConfig,
+  locateManifest,
+  stateBearerToken,
+} from '../model/index.js';
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
 import type { OpContext, Workspace } from './context.js';
 import { loadWorkspace } from './load-workspace.js';
@@ -14,6 +20,32 @@ export interface ContextInit {
   now?: () => Date;
   /** A store to use instead of the configured one (servers and tests share one). */
   store?: DocumentStore;
+  /**
+   * Stores kept open across the contexts of one long-lived server (MCP): each context still reads the
+   * application config anew, and reuses the store it names, so a memory store lives as long as the server.
+   */
+  stores?: StorePool;
+}
+
+/** Open stores by what opened them (backend, location, credentials, timeout). */
+export type StorePool = Map<string, DocumentStore>;
+
+/** A store pool for one server process; a handful of configurations at most, so it stays small. */
+export function createStorePool(): StorePool {
+  return new Map();
+}
+
+const MAX_POOLED_STORES = 8;
+
+function pooledStore(pool: StorePool, info: StoreInfo, state: AppConfig['state']): DocumentStore {
+  const key = JSON.stringify([info.backend, info.location, stateBearerToken(state) ?? '', state.timeout_ms]);
+  let store = pool.get(key);
+  if (!store) {
+    store = openStore(info, state);
+    if (pool.size >= MAX_POOLED_STORES) pool.clear();
+    pool.set(key, store);
+  }
+  return store;
 }
 
 /** Builds the context every surface hands to operations. */
@@ -56,7 +88,10 @@ export function createContext(init: ContextInit): OpContext {
     store() {
       if (!opened) {
         const info = describeStore(this.appConfig().config, this.root());
-        opened = { store: init.store ?? openStore(info, this.appConfig().config.state), info };
+        const state = this.appConfig().config.state;
+        const store =
+          init.store ?? (init.stores ? pooledStore(init.stores, info, state) : openStore(info, state));
+        opened = { store, info };
       }
       return opened;
     },

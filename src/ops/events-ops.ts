@@ -16,7 +16,7 @@ export const contextEvents = defineOp({
   }),
   gate: 'active',
   attributes: READ_ONLY,
-  handler: (ctx, input): Promise<EventsFeed> => eventsFeed(ctx.store().store, input),
+  handler: (ctx, input): Promise<EventsFeed> => eventsFeed(ctx.store().store, input, () => ctx.now()),
   cli: {
     command: 'context events',
     human: (r) =>

@@ -9,10 +9,28 @@ import {
   type Handoff,
   heartbeatHandoff,
   listHandoffs,
+  newHandoff,
 } from '../coord/index.js';
+import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
-import { defineOp, READ_ONLY, WRITES } from './registry.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+
+/** The spec's append route: the body is one handoff item; the server answers the normalized item. */
+const CREATE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/handoffs', input: 'body' };
+/** hub's own routes of the claim lease; a state server without them gets the change by compare-and-swap. */
+const transition = (verb: string): HttpBinding => ({
+  method: 'POST',
+  route: `/v3/ops/handoffs/{id}/${verb}`,
+  input: 'body',
+});
+const CLAIM_ROUTE = transition('claim');
+const HEARTBEAT_ROUTE = transition('heartbeat');
+const COMPLETE_ROUTE = transition('complete');
+const CANCEL_ROUTE = transition('cancel');
+
+const isHandoff = (v: unknown): v is Handoff =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string';
 
 const idField = z.string().min(1).describe('Handoff id.');
 const byField = z.string().min(1).describe('Agent acting on the handoff.');
@@ -38,27 +56,47 @@ export const handoffCreate = defineOp({
     created_by: z.string().min(1).optional().describe('Agent handing over (default "agent").'),
     payload: z.record(z.string(), z.unknown()).optional().describe('Free-form JSON object for the taker.'),
     note: noteField,
+    // A whole handoff item (what a state client appends) is taken as well; these are the creator's own and are
+    // stamped anew: a new handoff is open, dated now, with one create event.
+    status: z.enum(['open']).optional().describe('Of a posted handoff item: a new handoff is open.'),
+    created_at: z.string().optional().describe('Of a posted handoff item: replaced by the time of creation.'),
+    updated_at: z.string().optional().describe('Of a posted handoff item: replaced by the time of creation.'),
+    events: z
+      .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
+      .max(1)
+      .optional()
+      .describe('Of a posted handoff item: its create event, whose note is the note when none is given.'),
   }),
   gate: 'active',
   attributes: WRITES,
-  handler: (ctx, input): Promise<Handoff> => createHandoff(coordDeps(ctx), input),
+  handler: async (ctx, input): Promise<Handoff> => {
+    const { status: _s, created_at: _c, updated_at: _u, ...create } = input;
+    // The item as the spec's append route takes it, id included, so any contract server stores a whole handoff.
+    const item = newHandoff(create, ctx.now());
+    const out = await applyWhereStored<unknown>(ctx, CREATE_ROUTE, { ...item }, (deps) =>
+      createHandoff(deps, { ...create, id: item.id }),
+    );
+    return isHandoff(out) ? out : item;
+  },
   cli: {
     command: 'context handoff create',
     stdinJson: true,
     human: (h) => `created handoff ${h.id}: ${h.title}`,
   },
   mcp: { tool: 'hub_handoff_create' },
-  http: [{ method: 'POST', route: '/v3/ops/handoffs', input: 'body' }],
+  http: [CREATE_ROUTE],
 });
 
 export const handoffList = defineOp({
   id: 'context.handoff.list',
-  summary: 'List handoffs; expired claims are released first (recorded as release-expired events).',
+  summary: 'List handoffs as they stand: an expired claim shows released; listing never writes.',
+  description:
+    'The release is a release-expired event dated at the expiry; the next write of the handoffs records it.',
   input: z.strictObject({
     status: z.enum(HANDOFF_STATUSES).optional().describe('Only handoffs with this status.'),
   }),
   gate: 'active',
-  // Releasing expired claims is housekeeping of the read, not a change the caller asks for.
+  // A pure view: listing never writes.
   attributes: READ_ONLY,
   handler: (ctx, input): Promise<{ handoffs: Handoff[]; released: string[] }> =>
     listHandoffs(coordDeps(ctx), input.status),
@@ -80,11 +118,11 @@ export const handoffClaim = defineOp({
   input: z.strictObject({ id: idField, by: byField, ttl: ttlField }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<{ handoff: Handoff }> => ({
-    handoff: await claimHandoff(coordDeps(ctx), input),
-  }),
+  handler: (ctx, input): Promise<{ handoff: Handoff }> =>
+    applyWhereStored(ctx, CLAIM_ROUTE, input, async (deps) => ({ handoff: await claimHandoff(deps, input) })),
   cli: { command: 'context handoff claim', human: (r) => claimLine(r.handoff) },
   mcp: { tool: 'hub_handoff_claim' },
+  http: [CLAIM_ROUTE],
 });
 
 export const handoffHeartbeat = defineOp({
@@ -93,10 +131,12 @@ export const handoffHeartbeat = defineOp({
   input: z.strictObject({ id: idField, by: byField, ttl: ttlField }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<{ handoff: Handoff }> => ({
-    handoff: await heartbeatHandoff(coordDeps(ctx), input),
-  }),
+  handler: (ctx, input): Promise<{ handoff: Handoff }> =>
+    applyWhereStored(ctx, HEARTBEAT_ROUTE, input, async (deps) => ({
+      handoff: await heartbeatHandoff(deps, input),
+    })),
   cli: { command: 'context handoff heartbeat', human: (r) => claimLine(r.handoff) },
+  http: [HEARTBEAT_ROUTE],
 });
 
 export const handoffComplete = defineOp({
@@ -105,14 +145,16 @@ export const handoffComplete = defineOp({
   input: z.strictObject({ id: idField, by: byField, note: noteField }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<{ handoff: Handoff }> => ({
-    handoff: await completeHandoff(coordDeps(ctx), input),
-  }),
+  handler: (ctx, input): Promise<{ handoff: Handoff }> =>
+    applyWhereStored(ctx, COMPLETE_ROUTE, input, async (deps) => ({
+      handoff: await completeHandoff(deps, input),
+    })),
   cli: {
     command: 'context handoff complete',
     human: (r) => `${r.handoff.id} completed by ${r.handoff.completed_by}`,
   },
   mcp: { tool: 'hub_handoff_complete' },
+  http: [COMPLETE_ROUTE],
 });
 
 export const handoffCancel = defineOp({
@@ -121,11 +163,13 @@ export const handoffCancel = defineOp({
   input: z.strictObject({ id: idField, by: byField, note: noteField }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<{ handoff: Handoff }> => ({
-    handoff: await cancelHandoff(coordDeps(ctx), input),
-  }),
+  handler: (ctx, input): Promise<{ handoff: Handoff }> =>
+    applyWhereStored(ctx, CANCEL_ROUTE, input, async (deps) => ({
+      handoff: await cancelHandoff(deps, input),
+    })),
   cli: {
     command: 'context handoff cancel',
     human: (r) => `${r.handoff.id} cancelled by ${r.handoff.cancelled_by}`,
   },
+  http: [CANCEL_ROUTE],
 });

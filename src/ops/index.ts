@@ -8,7 +8,13 @@ export {
   loadCommandTable,
 } from './command-index.js';
 export type { OpContext, Workspace } from './context.js';
-export { type ContextInit, createContext } from './create-context.js';
+export {
+  type ContextInit,
+  createContext,
+  createStorePool,
+  type StorePool,
+} from './create-context.js';
+export { viewedSnapshot } from './document-view.js';
 export { invoke } from './invoke.js';
 export { loadWorkspace } from './load-workspace.js';
 export {

@@ -4,18 +4,20 @@ import {
   EDITABLE_OBJECTIVE_FIELDS,
   editObjective,
   listObjectives,
+  normalizeRepos,
   OBJECTIVE_STATUSES,
   type Objective,
-  type QuickNotes,
+  objectivePatch,
   resumeObjective,
   type UpsertResult,
   upsertObjective,
 } from '../coord/index.js';
 import { ValidationError } from '../infra/index.js';
+import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
 import { coordDeps, readNotesFile } from './coord-deps.js';
 import { keyValues, table } from './format.js';
-import { defineOp, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
 const statusField = z.string().describe(`Objective status: ${OBJECTIVE_STATUSES.join(', ')}.`);
 const text = (d: string) => z.string().optional().describe(d);
@@ -26,13 +28,55 @@ const quickNoteFields = {
   blockers: text('Quick note: what blocks progress (appended to agent_notes).'),
 };
 
-function quickNotes(ctx: OpContext, input: QuickNotes & { notes_file?: string }): QuickNotes {
-  return {
-    left_off: input.left_off,
-    next: input.next,
-    blockers: input.blockers,
-    notes_file: input.notes_file === undefined ? undefined : readNotesFile(ctx, input.notes_file),
+/** Upsert input as plain data: the notes file read (its text is `notes`), repos normalized against this root. */
+interface PlainUpsert {
+  id?: string;
+  title?: string;
+  status?: string;
+  repos?: string[];
+  acceptance?: string;
+  human_notes?: string;
+  agent_notes?: string;
+  mr_url?: string;
+  approval_id?: string;
+  left_off?: string;
+  next?: string;
+  blockers?: string;
+  notes?: string;
+}
+
+/** Text of the `notes` quick note: given inline, or read from `notes_file` (not both). */
+function notesText(ctx: OpContext, notes: string | undefined, file: string | undefined): string | undefined {
+  if (file === undefined) return notes;
+  if (notes !== undefined)
+    throw new ValidationError('notes: give notes or notes_file, not both', {
+      field: 'notes',
+      rule: 'one_of_notes_or_notes_file',
+    });
+  return readNotesFile(ctx, file);
+}
+
+const UPSERT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/objectives', input: 'body' };
+const EDIT_ROUTE: HttpBinding = { method: 'PATCH', route: '/v3/ops/objectives/{id}', input: 'body' };
+
+/**
+ * Creates or merges an objective where the objectives document is kept (the state server's route, or here).
+ * `forceStatus` (pause) is sent as the status, which the upsert then applies on create and merge alike.
+ */
+function applyUpsert(ctx: OpContext, input: PlainUpsert): Promise<UpsertResult> {
+  const root = ctx.root();
+  const plain = {
+    ...input,
+    repos: input.repos === undefined ? undefined : normalizeRepos(root, input.repos),
   };
+  return applyWhereStored(ctx, UPSERT_ROUTE, { ...plain }, (deps) => {
+    const { left_off, next, blockers, notes, ...fields } = plain;
+    return upsertObjective(
+      deps,
+      { ...fields, notes: { left_off, next, blockers, notes_file: notes } },
+      { root },
+    );
+  });
 }
 
 const upsertHuman = (r: UpsertResult) =>
@@ -62,18 +106,18 @@ export const objectiveSet = defineOp({
     mr_url: text('Merge/pull request URL.'),
     approval_id: text('Id of the approval request this objective waits on.'),
     ...quickNoteFields,
-    notes_file: text('File whose text is appended to agent_notes as a dated note.'),
+    notes: text('Quick note: free text appended to agent_notes as a dated "notes:" line.'),
+    notes_file: text('File whose text is appended to agent_notes as a dated note (instead of notes).'),
   }),
   gate: 'active',
   attributes: WRITES,
   handler: async (ctx, input): Promise<UpsertResult> => {
-    const { left_off, next, blockers, notes_file, ...fields } = input;
-    const notes = quickNotes(ctx, { left_off, next, blockers, notes_file });
-    return upsertObjective(coordDeps(ctx), { ...fields, notes }, { root: ctx.root() });
+    const { notes, notes_file, ...fields } = input;
+    return applyUpsert(ctx, { ...fields, notes: notesText(ctx, notes, notes_file) });
   },
   cli: { command: 'context objective set', stdinJson: true, human: (r) => upsertHuman(r) },
   mcp: { tool: 'hub_objective_upsert' },
-  http: [{ method: 'POST', route: '/v3/ops/objectives', input: 'body' }],
+  http: [UPSERT_ROUTE],
 });
 
 export const objectiveEdit = defineOp({
@@ -116,14 +160,18 @@ export const objectiveEdit = defineOp({
     } else if (value !== undefined) {
       throw new ValidationError('field: required with value', { field: 'field', rule: 'required' });
     }
-    return { objective: await editObjective(coordDeps(ctx), id, changes, ctx.root()) };
+    // Checked and normalized here (against this workspace), applied where the document is kept.
+    const patch = objectivePatch(changes, ctx.root());
+    return applyWhereStored(ctx, EDIT_ROUTE, { id, ...patch }, async (deps) => ({
+      objective: await editObjective(deps, id, patch, ctx.root()),
+    }));
   },
   cli: {
     command: 'context objective edit',
     human: (r) => `edited objective ${r.objective.id}\n${keyValues(r.objective)}`,
   },
   mcp: { tool: 'hub_objective_edit' },
-  http: [{ method: 'PATCH', route: '/v3/ops/objectives/{id}', input: 'body' }],
+  http: [EDIT_ROUTE],
 });
 
 export const objectiveList = defineOp({
@@ -157,11 +205,7 @@ export const contextPause = defineOp({
   attributes: WRITES,
   handler: async (ctx, input): Promise<UpsertResult> => {
     const { id, title, repo, left_off, next, blockers } = input;
-    return upsertObjective(
-      coordDeps(ctx),
-      { id, title, repos: repo, notes: { left_off, next, blockers } },
-      { root: ctx.root(), forceStatus: 'in_progress' },
-    );
+    return applyUpsert(ctx, { id, title, status: 'in_progress', repos: repo, left_off, next, blockers });
   },
   cli: { command: 'context pause', human: (r) => upsertHuman(r) },
 });

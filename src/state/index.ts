@@ -19,8 +19,12 @@ export {
 } from './remote-routes.js';
 export {
   appendItem,
+  backoffMs,
   type DocumentStore,
+  type RouteAnswer,
+  type UpdateFn,
   type UpdateOptions,
+  type UpdateResult,
   updateDocument,
   type Versioned,
 } from './store.js';

@@ -108,6 +108,46 @@ describe('local store: documents', () => {
     });
   });
 
+  it('writes compact JSON and still reads files written indented by earlier versions', async () => {
+    const value = { objectives: [{ id: 'a', repos: ['./x'] }], n: 1 };
+    mkdirSync(hub, { recursive: true });
+    writeFileSync(join(hub, 'objectives.json'), `${JSON.stringify(value, null, 2)}\n`);
+    const s = store();
+    const { etag } = await s.read('objectives');
+    expect((await s.read('objectives')).value).toEqual(value);
+    const next = await s.write('objectives', { ...value, n: 2 }, etag!);
+    expect(readFileSync(join(hub, 'objectives.json'), 'utf8')).toBe(
+      `${JSON.stringify({ ...value, n: 2 })}\n`,
+    );
+    await s.append('objectives', 'objectives', { id: 'b' });
+    await s.update!('objectives', (cur: { n: number } | undefined) => ({
+      value: { ...cur!, n: 3 },
+      result: 0,
+    }));
+    const text = readFileSync(join(hub, 'objectives.json'), 'utf8');
+    expect(text).not.toContain('\n ');
+    expect(JSON.parse(text)).toMatchObject({ n: 3, objectives: [{ id: 'a' }, { id: 'b' }] });
+    expect(next).not.toBe(etag);
+  });
+
+  it('refuses a write from inside an update of the same document instead of waiting for itself', async () => {
+    const s = store({ lockTimeoutMs: 30_000 });
+    const err = await failure(
+      s.update!('objectives', async () => {
+        await s.write('objectives', { objectives: [] }, '""');
+        return { value: { objectives: ['never'] }, result: undefined };
+      }),
+    );
+    expect(err).toBeInstanceOf(HubError);
+    expect(err.details).toMatchObject({ rule: 'no_reentrant_update' });
+    expect(existsSync(join(hub, 'objectives.json'))).toBe(false);
+    // The lock was released: the next update goes through.
+    await s.update!('objectives', () => ({ value: { objectives: ['ok'] }, result: undefined }));
+    expect(
+      await failure(s.update!(DERIVED_EVENTS_DOCUMENT, () => ({ value: {}, result: 0 }))),
+    ).toBeInstanceOf(RefusedError);
+  });
+
   it('refuses document names that are not plain names', async () => {
     for (const name of ['../escape', 'a/b', 'Upper', '', '.hidden']) {
       expect(await failure(store().write(name, { x: 1 }, '""')), name).toBeInstanceOf(ValidationError);

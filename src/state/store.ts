@@ -18,6 +18,21 @@ export interface DocumentStore {
   write(name: string, value: unknown, ifMatch: string): Promise<string>;
   /** Appends an item to the list under `key` without compare-and-swap (handoff create). */
   append(name: string, key: string, item: unknown): Promise<string>;
+  /**
+   * Atomic read-modify-write, where the backend can serialize writers itself (local: under the inter-process
+   * lock; memory: within the process): reads the document, applies `fn` to a private copy and stores what it
+   * returns, with no other writer in between, so writers queue instead of conflicting. Nothing is written when
+   * `fn` throws, or when its value equals the stored document. `fn` must not use the store (the document is
+   * held). Absent on backends that cannot (http): updateDocument then uses compare-and-swap.
+   */
+  update?<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>>;
+  /**
+   * Backends that are a hub server (http) run an operation where its documents live: sends `body` (JSON) to
+   * `method path` of that server and returns its answer. `found: false` when the server has no such route
+   * (405, 501, or a 404 that names no input field), so the caller can apply the operation itself; every other
+   * error is thrown as the class the server reported.
+   */
+  callRoute?(method: string, path: string, body: unknown): Promise<RouteAnswer>;
   close?(): Promise<void>;
   /**
    * A cheap token that changes whenever the document may have changed (a read cache keys on it), or undefined
@@ -27,24 +42,54 @@ export interface DocumentStore {
   version?(name: string): string | undefined;
 }
 
+/** What a hub server answered to an operation route: its JSON body, or that it has no such route. */
+export type RouteAnswer = { found: true; json: unknown } | { found: false; status: number };
+
+/** A read-modify-write step: the new document and what the caller gets back. */
+export type UpdateFn<T, R> = (
+  current: T | undefined,
+) => { value: T; result: R } | Promise<{ value: T; result: R }>;
+
+export interface UpdateResult<T, R> {
+  result: R;
+  etag: string;
+  value: T;
+}
+
 export interface UpdateOptions {
   /** Reload-and-reapply attempts after the first conflict (state.conflict_retries, default 1). */
   retries: number;
+  /** Waits between attempts (tests pass a recorder); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
+/** First backoff ceiling and its cap (ms): attempt k waits a random time in [0, min(cap, base * 2^k)). */
+const BACKOFF_BASE_MS = 10;
+const BACKOFF_CAP_MS = 500;
+
+/** Exponential backoff with full jitter before retry `attempt` (1-based), so retrying writers spread out. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
+}
+
+const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 /**
- * Read-modify-write with compare-and-swap: applies `fn` to the current document and writes it with If-Match;
- * on a conflict reloads and reapplies, up to `retries` times, then throws StateConflictError.
- * `fn` must be pure: it may run more than once.
+ * Read-modify-write. A backend with an atomic `update` (local, memory) applies `fn` once with no other writer in
+ * between. Otherwise (http) compare-and-swap: applies `fn` to the current document and writes it with If-Match;
+ * on a conflict waits (exponential backoff, full jitter), reloads and reapplies, up to `retries` times, then
+ * throws StateConflictError. `fn` must be pure: it may run more than once.
  */
 export async function updateDocument<T, R = void>(
   store: DocumentStore,
   name: string,
-  fn: (current: T | undefined) => { value: T; result: R } | Promise<{ value: T; result: R }>,
+  fn: UpdateFn<T, R>,
   opts: UpdateOptions,
-): Promise<{ result: R; etag: string; value: T }> {
+): Promise<UpdateResult<T, R>> {
+  if (store.update) return store.update<T, R>(name, fn);
   let lastErr: unknown;
   for (let attempt = 0; attempt <= opts.retries; attempt++) {
+    if (attempt > 0) await (opts.sleep ?? timer)(backoffMs(attempt));
     const cur = await store.read<T>(name);
     const clone = cur.value === undefined ? undefined : (structuredClone(cur.value) as T);
     const { value, result } = await fn(clone);

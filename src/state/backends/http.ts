@@ -10,7 +10,7 @@ import {
 } from '../../infra/index.js';
 import { STATE_URL_RULE } from '../../model/index.js';
 import { DOCUMENT_NAME_RE, STATE_ROUTE, sharedDocument } from '../remote-routes.js';
-import { assertDocument, type DocumentStore, type Versioned } from '../store.js';
+import { assertDocument, type DocumentStore, type RouteAnswer, type Versioned } from '../store.js';
 
 export interface HttpStoreOptions {
   /** Base URL of the hub server (`state.url`); a path prefix is kept (`https://host/hub` -> `/hub/v3/...`). */
@@ -147,7 +147,30 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
       const r = await request('POST', path, item ?? null);
       return etagFrom(r, 'POST', name);
     },
+    async callRoute(method, path, body): Promise<RouteAnswer> {
+      if (!path.startsWith('/'))
+        throw new ValidationError(`route path '${path}' must start with /`, { field: 'path', value: path });
+      try {
+        const r = await request(method, path, body);
+        return { found: true, json: r.json };
+      } catch (err) {
+        const status = (err as HubError).details?.remote_status;
+        if (typeof status === 'number' && routeMissing(status, err as HubError))
+          return { found: false, status };
+        throw err;
+      }
+    },
   };
+}
+
+/**
+ * True when an answer means the server has no such operation route (a server that keeps the state contract but
+ * lacks hub's extra routes, or whose workspace is not loaded), rather than the operation's own refusal: 405 and
+ * 501, and a 404 that names no input field (hub's own "not found" of a record always names the field, `id`).
+ */
+function routeMissing(status: number, err: HubError): boolean {
+  if (status === 405 || status === 501) return true;
+  return status === 404 && err.details?.field === undefined;
 }
 
 function etagFrom(r: { etag: string | undefined; json: unknown }, method: string, name: string): string {

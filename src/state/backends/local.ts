@@ -10,7 +10,14 @@ import {
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
 import { acquireLock } from '../file-lock.js';
-import { appendItem, assertDocument, type DocumentStore, type Versioned } from '../store.js';
+import {
+  appendItem,
+  assertDocument,
+  type DocumentStore,
+  type UpdateFn,
+  type UpdateResult,
+  type Versioned,
+} from '../store.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -38,8 +45,9 @@ export interface LocalStoreOptions {
 }
 
 /**
- * Files under `.hub/`: every write happens under an inter-process lock, re-checks the ETag on disk and replaces
- * the file atomically, so concurrent CLI processes never lose an update and a crash never tears a document.
+ * Files under `.hub/`: every write happens under an inter-process lock, re-checks the ETag on disk (or, for
+ * `update`, reads and applies under that lock) and replaces the file atomically, so concurrent CLI processes never
+ * lose an update and a crash never tears a document.
  */
 export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const dir = opts.dir;
@@ -86,16 +94,37 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     }
   };
 
-  const locked = async <T>(name: string, fn: () => T): Promise<T> => {
+  // Documents this store holds locked: the lock is not re-entrant, so a write from inside an update's `fn` would
+  // wait for itself until the lock timeout; it is refused at once instead.
+  const held = new Set<string>();
+  const locked = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     fileOf(name); // validates the name before it becomes part of the lock's path
+    if (held.has(name))
+      throw new HubError('internal', `state document '${name}' is already held by an update of this store`, {
+        document: name,
+        rule: 'no_reentrant_update',
+      });
     ensureDirs();
     const release = await acquireLock(join(lockDir, `${name}.lock`), lockOpts);
+    held.add(name);
     try {
-      return fn();
+      return await fn();
     } finally {
+      held.delete(name);
       release();
     }
   };
+  const refuseDerived = (name: string) => {
+    if (name === DERIVED_EVENTS_DOCUMENT)
+      throw new RefusedError(
+        `'${name}' is derived from objectives and handoffs and cannot be written; write 'coord.events'`,
+        { document: name },
+      );
+  };
+  // Compact: the files are read by programs, and indentation made large documents several times bigger.
+  // Files written indented by earlier versions read the same.
+  const persist = (name: string, value: unknown) =>
+    writeFileAtomicSync(fileOf(name), `${JSON.stringify(value)}\n`);
 
   return {
     backend: 'local',
@@ -110,12 +139,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       return { value, etag: etagOf(value) };
     },
     async write(name, value, ifMatch) {
-      if (name === DERIVED_EVENTS_DOCUMENT) {
-        throw new RefusedError(
-          `'${name}' is derived from objectives and handoffs and cannot be written; write 'coord.events'`,
-          { document: name },
-        );
-      }
+      refuseDerived(name);
       assertDocument(name, value);
       return locked(name, () => {
         const current = etagOf(load(name, true)) ?? EMPTY_ETAG;
@@ -125,8 +149,21 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
             { document: name },
           );
         }
-        writeFileAtomicSync(fileOf(name), `${JSON.stringify(value, null, 2)}\n`);
+        persist(name, value);
         return etagOf(value)!;
+      });
+    },
+    async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
+      refuseDerived(name);
+      // Read, apply and write under the one lock: writers of other processes wait here instead of conflicting.
+      return locked(name, async () => {
+        const current = load(name, true) as T | undefined;
+        const before = etagOf(current);
+        const { value, result } = await fn(current);
+        assertDocument(name, value);
+        const etag = etagOf(value)!;
+        if (etag !== before) persist(name, value);
+        return { result, etag, value };
       });
     },
     version(name) {
@@ -148,11 +185,10 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     },
     async append(name, key, item) {
-      if (name === DERIVED_EVENTS_DOCUMENT)
-        throw new RefusedError(`'${name}' is derived and cannot be written`, { document: name });
+      refuseDerived(name);
       return locked(name, () => {
         const next = appendItem(name, load(name, true), key, item);
-        writeFileAtomicSync(fileOf(name), `${JSON.stringify(next, null, 2)}\n`);
+        persist(name, next);
         return etagOf(next)!;
       });
     },

@@ -1,10 +1,19 @@
 import { StateConflictError } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
-import { appendItem, assertDocument, type DocumentStore, type Versioned } from '../store.js';
+import {
+  appendItem,
+  assertDocument,
+  type DocumentStore,
+  type UpdateFn,
+  type UpdateResult,
+  type Versioned,
+} from '../store.js';
 
 /** In-process store: documents live in a Map, copied on the way in and out. */
 export function createMemoryStore(): DocumentStore {
   const docs = new Map<string, unknown>();
+  // Updates of one document run one after another: `fn` may await, and a second update must see the first's value.
+  const queues = new Map<string, Promise<unknown>>();
   return {
     backend: 'memory',
     async read<T>(name: string): Promise<Versioned<T>> {
@@ -20,6 +29,28 @@ export function createMemoryStore(): DocumentStore {
         });
       docs.set(name, structuredClone(value));
       return etagOf(value)!;
+    },
+    async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
+      const run = async (): Promise<UpdateResult<T, R>> => {
+        for (;;) {
+          const cur = docs.get(name);
+          const { value, result } = await fn(cur === undefined ? undefined : (structuredClone(cur) as T));
+          assertDocument(name, value);
+          // A plain write or append may land while an async `fn` waits: apply `fn` again to what it left.
+          if (docs.get(name) !== cur) continue;
+          docs.set(name, structuredClone(value));
+          return { result, etag: etagOf(value)!, value };
+        }
+      };
+      const prev = queues.get(name) ?? Promise.resolve();
+      const next = prev.then(run, run);
+      const tail = next.catch(() => undefined);
+      queues.set(name, tail);
+      try {
+        return await next;
+      } finally {
+        if (queues.get(name) === tail) queues.delete(name);
+      }
     },
     async append(name, key, item) {
       const next = appendItem(name, docs.get(name), key, structuredClone(item));

@@ -9,6 +9,7 @@ import {
   replaceStateDocument,
   SHARED_DOCUMENTS,
   STATE_ROUTE,
+  viewedSnapshot,
 } from '../../ops/index.js';
 import type { DocumentStore } from '../../state/index.js';
 import { type RouteHandler, routeKey } from './routes-from-registry.js';
@@ -31,10 +32,16 @@ function ifMatchOf(req: FastifyRequest): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-function sendSnapshot(req: FastifyRequest, reply: FastifyReply, snap: DocumentSnapshot): void {
+/** Sends a document; `viewed` (a listing's view, not the stored bytes under that ETag) never answers 304. */
+function sendSnapshot(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  snap: DocumentSnapshot,
+  viewed = false,
+): void {
   if (snap.etag !== undefined) {
     reply.header('etag', snap.etag);
-    if (req.headers['if-none-match'] === snap.etag) {
+    if (!viewed && req.headers['if-none-match'] === snap.etag) {
       reply.code(304).send();
       return;
     }
@@ -68,15 +75,15 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
           rule: 'whole_document',
         });
       }
+      // Served as every listing shows it (expired handoff claims released), under the stored ETag.
+      const send = (stored: DocumentSnapshot) => {
+        const { snap, viewed } = viewedSnapshot(doc.name, stored);
+        sendSnapshot(req, reply, snap, viewed);
+        return reply;
+      };
       const cached = cachedStateDocument(store, doc.name);
-      if (cached) {
-        sendSnapshot(req, reply, cached);
-        return reply;
-      }
-      return readStateDocument(store, doc.name).then((snap) => {
-        sendSnapshot(req, reply, snap);
-        return reply;
-      });
+      if (cached) return send(cached);
+      return readStateDocument(store, doc.name).then(send);
     });
     app.put(doc.path, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
       const etag = await replaceStateDocument(store, doc.name, req.body, ifMatchOf(req));

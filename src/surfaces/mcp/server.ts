@@ -17,6 +17,7 @@ import { errorMapping } from '../../infra/index.js';
 import {
   type AnyOperation,
   createContext,
+  createStorePool,
   HUB_VERSION,
   invoke,
   loadOperations,
@@ -86,8 +87,10 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
   const loc = gateLocation(opts.root, opts.cwd);
   const gate = readGate(loc, opts.env);
   const byName = new Map(selection.ops.map((op) => [op.mcp!.tool, op]));
+  // One store per server process (a memory store keeps its documents from one tool call to the next).
+  const stores = createStorePool();
   const newContext = workspaceMemo(
-    () => createContext({ cwd: loc.root, env: opts.env, definition: loc.manifest, log: opts.log }),
+    () => createContext({ cwd: loc.root, env: opts.env, definition: loc.manifest, log: opts.log, stores }),
     loc.manifest,
   );
   const serverFacts = { name: 'hub', version: HUB_VERSION, profile: selection.profile, tools: byName.size };
