@@ -1,4 +1,9 @@
-import { PreconditionRequiredError, ValidationError } from '../infra/index.js';
+import {
+  checkJsonBounds,
+  DOCUMENT_BOUNDS,
+  PreconditionRequiredError,
+  ValidationError,
+} from '../infra/index.js';
 import {
   DOCUMENT_NAME_RE,
   type DocumentStore,
@@ -22,6 +27,9 @@ export interface DocumentSnapshot {
 }
 
 const MAX_CACHED_DOCUMENTS = 256;
+
+/** Bounds of one appended item: it lands two levels down (document, list). */
+const APPEND_BOUNDS = Object.freeze({ depth: DOCUMENT_BOUNDS.depth - 2, bytes: DOCUMENT_BOUNDS.bytes });
 
 /** Snapshots by store and document, valid while the store's version token of the document is unchanged. */
 const snapshots = new WeakMap<DocumentStore, Map<string, { token: string; snap: DocumentSnapshot }>>();
@@ -122,6 +130,7 @@ export async function replaceStateDocument(
       document: name,
       rule: 'json_object',
     });
+  checkJsonBounds(value, DOCUMENT_BOUNDS, `document '${name}'`);
   return store.write(name, value, ifMatch.trim());
 }
 
@@ -139,5 +148,7 @@ export async function appendStateItem(
       value: key,
       rule: LIST_KEY_RE.source,
     });
+  // The item lands two levels down (document, list): bounded so the document stays within DOCUMENT_BOUNDS.
+  checkJsonBounds(item, APPEND_BOUNDS, `document '${name}'`, `${key}[]`);
   return store.append(name, key, item);
 }
