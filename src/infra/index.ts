@@ -24,6 +24,7 @@ export {
   checkJsonBounds,
   DOCUMENT_BOUNDS,
   findBoundsViolation,
+  findDepthViolation,
   INPUT_BOUNDS,
   type JsonBounds,
   jsonPath,
@@ -31,6 +32,7 @@ export {
   MAX_DOCUMENT_DEPTH,
   MAX_INPUT_BYTES,
   MAX_INPUT_DEPTH,
+  shortPath,
 } from './input-bounds.js';
 export { mapLimit } from './map-limit.js';
 export {

@@ -101,3 +101,15 @@ describe('input bounds', () => {
     expect(jsonPath([])).toBe('(input)');
   });
 });
+
+describe('depth screening of stored values', () => {
+  it('finds the first path deeper than the limit, without recursion, and nothing within it', async () => {
+    const { findDepthViolation } = await import('./input-bounds.js');
+    expect(findDepthViolation({ a: [nested(10)] }, 12)).toBeUndefined();
+    expect(findDepthViolation({ a: [nested(1_000_000)] }, 12, 'doc')).toMatchObject({
+      rule: 'max_depth',
+      limit: 12,
+      field: `doc.a[0]${'.a'.repeat(10)}`,
+    });
+  });
+});

@@ -158,7 +158,34 @@ export function findBoundsViolation(
   return undefined;
 }
 
-const shortPath = (field: string) =>
+/**
+ * The first place `value` nests deeper than `depth`, or undefined: the bounds walk without the byte count, for
+ * screening what is already stored (where size is not the question).
+ */
+export function findDepthViolation(value: unknown, depth: number, prefix = ''): BoundsViolation | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const stack: Frame[] = [{ value, depth: 1, parent: undefined, key: undefined, prepaid: 0 }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.depth > depth)
+      return { rule: 'max_depth', limit: depth, field: joinPath(prefix, segmentsOf(frame)) };
+    const v = frame.value as Record<string, unknown>;
+    for (const k in v) {
+      const item = v[k];
+      if (item !== null && typeof item === 'object')
+        stack.push({
+          value: item,
+          depth: frame.depth + 1,
+          parent: frame,
+          key: Array.isArray(v) ? Number(k) : k,
+          prepaid: 0,
+        });
+    }
+  }
+  return undefined;
+}
+
+export const shortPath = (field: string) =>
   field.length <= 100 ? field : `${field.slice(0, 60)}…${field.slice(field.length - 30)}`;
 
 /** The ValidationError of a violation: names the field, the rule and the value of the limit. */

@@ -3,6 +3,7 @@ import { type LoadedAppConfig, loadAppConfig, locateManifest } from '../model/in
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
 import type { OpContext, Workspace } from './context.js';
 import { loadWorkspace } from './load-workspace.js';
+import { screenedStore } from './screened-store.js';
 
 export interface ContextInit {
   cwd: string;
@@ -56,7 +57,9 @@ export function createContext(init: ContextInit): OpContext {
     store() {
       if (!opened) {
         const info = describeStore(this.appConfig().config, this.root());
-        opened = { store: init.store ?? openStore(info, this.appConfig().config.state), info };
+        // Screened: a record poisoned on disk (by an older build) is quarantined on read, never a stack overflow.
+        const store = init.store ?? screenedStore(openStore(info, this.appConfig().config.state), this.log);
+        opened = { store, info };
       }
       return opened;
     },
