@@ -1,3 +1,4 @@
+import { normalizeAppended, normalizeDocument } from '../coord/index.js';
 import {
   checkJsonBounds,
   DOCUMENT_BOUNDS,
@@ -109,14 +110,16 @@ async function freshSnapshot(
 
 /**
  * Replaces a document under compare-and-swap (concurrency rules 2-4): `If-Match` is required (428 without it),
- * `""` for an empty document, and a stale one is a conflict (412). The document is stored as given: the state
- * server does not rewrite records; each reader parses them and reports a malformed one.
+ * `""` for an empty document, and a stale one is a conflict (412). The document must be within DOCUMENT_BOUNDS;
+ * a coordination document (objectives, handoffs, approvals) is checked against its schema and stored with its
+ * defaults filled in (its ETag is that of what is stored); any other document is stored as given.
  */
 export async function replaceStateDocument(
   store: DocumentStore,
   name: string,
   value: unknown,
   ifMatch: string | undefined,
+  now: Date = new Date(),
 ): Promise<string> {
   checkDocumentName(name);
   if (ifMatch === undefined)
@@ -131,15 +134,19 @@ export async function replaceStateDocument(
       rule: 'json_object',
     });
   checkJsonBounds(value, DOCUMENT_BOUNDS, `document '${name}'`);
-  return store.write(name, value, ifMatch.trim());
+  return store.write(name, normalizeDocument(name, value, now), ifMatch.trim());
 }
 
-/** Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. */
+/**
+ * Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. An item
+ * of a coordination document's list is checked and filled in as replaceStateDocument does.
+ */
 export async function appendStateItem(
   store: DocumentStore,
   name: string,
   key: string,
   item: unknown,
+  now: Date = new Date(),
 ): Promise<string> {
   checkDocumentName(name);
   if (!LIST_KEY_RE.test(key))
@@ -150,5 +157,5 @@ export async function appendStateItem(
     });
   // The item lands two levels down (document, list): bounded so the document stays within DOCUMENT_BOUNDS.
   checkJsonBounds(item, APPEND_BOUNDS, `document '${name}'`, `${key}[]`);
-  return store.append(name, key, item);
+  return store.append(name, key, normalizeAppended(name, key, item, now));
 }
