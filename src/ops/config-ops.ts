@@ -51,7 +51,7 @@ export const configValidate = defineOp({
     } catch (err) {
       problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
     }
-    problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
+    for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved })) problems.push(p);
     return {
       valid: problems.length === 0,
       file: path,
