@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
+import { manifestLimitIssue } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
 import {
   formatPath,
@@ -102,6 +103,9 @@ export function parseManifestText(text: string, path: string): ManifestFile {
       { path: '(root)', line: 1, message: 'the manifest must be a YAML mapping', rule: 'schema.type' },
     ]);
   }
+  // Before the schema and the catalog: what they cost grows with these counts.
+  const over = manifestLimitIssue(data, src);
+  if (over) throwIssues(path, [over]);
   const legacy = findLegacyKeys(data);
   const parsed = ManifestSchema.safeParse(data);
   if (!parsed.success) throwIssues(path, zodIssues(parsed.error, src));

@@ -11,6 +11,13 @@ export const YAML_LIMITS = {
   maxNodeDepth: 128,
   /** Values, indicators, commas, comments and line breaks; a value costs about 1 KB while parsing. */
   maxTokens: 3_000_000,
+  /**
+   * Scalars and collections, as the lexer sees them (a block level opened by `-` or `key:` counts as one). The
+   * parser spends about 1 KB and 5 µs on each: a million is ~5 s and ~1 GB, five times a 5,000-repo workspace.
+   */
+  maxNodes: 1_000_000,
+  /** Entries of one list or map (a 5,000-repo project is 5,000); no real list comes near it. */
+  maxItems: 100_000,
 } as const;
 
 export interface YamlSource {
@@ -95,16 +102,25 @@ function precheckStructure(text: string, path: string, what: string): void {
   let scalarText = false;
   let flow = 0;
   let tokens = 0;
+  let nodes = 0;
+  // Open block collections: indentation column, entries so far, first line. Open flow collections: same.
   const block: number[] = [];
+  const blockItems: number[] = [];
+  const blockLine: number[] = [];
+  const flowItems: number[] = [];
+  const flowLine: number[] = [];
   for (const tok of new (yaml().Lexer)().lex(text)) {
     if (tok === yaml().CST.SCALAR) {
       scalarText = true;
       count();
+      node();
       continue;
     }
     if (tok === yaml().CST.DOCUMENT || tok === yaml().CST.BOM) continue;
     if (tok === yaml().CST.FLOW_END) {
       flow = 0;
+      flowItems.length = 0;
+      flowLine.length = 0;
       continue;
     }
     const wasScalarText = scalarText;
@@ -123,6 +139,10 @@ function precheckStructure(text: string, path: string, what: string): void {
     advance(tok);
     if (type === 'space') continue;
     if (!wasScalarText) count(startLine);
+    if (type === 'comma' && flow > 0) {
+      const top = flowItems.length - 1;
+      if (top >= 0 && ++flowItems[top]! > YAML_LIMITS.maxItems) tooMany(flowLine[top]!);
+    }
     if (type === 'comment' || type === 'directive-line' || type === 'comma') continue;
     if (wasScalarText && blockScalarBody) {
       // The body of a `|` or `>` scalar (it starts a line and ends one) is text, never structure.
@@ -131,29 +151,73 @@ function precheckStructure(text: string, path: string, what: string): void {
     }
     if (type === 'doc-start' || type === 'doc-end') {
       block.length = 0;
+      blockItems.length = 0;
+      blockLine.length = 0;
       atLineStart = false;
       pending = type === 'doc-start';
       continue;
     }
     if (type === 'flow-map-end' || type === 'flow-seq-end') {
       if (flow > 0) flow--;
+      flowItems.pop();
+      flowLine.pop();
       atLineStart = false;
       continue;
     }
     if (flow === 0) {
       if (atLineStart) {
-        while (block.length > 0 && block[block.length - 1]! >= startCol) block.pop();
-        block.push(startCol);
-      } else if (pending) block.push(startCol);
+        while (block.length > 0 && block[block.length - 1]! > startCol) popBlock();
+        const top = block.length - 1;
+        // Another entry of the collection at this column, or a new collection.
+        if (top >= 0 && block[top] === startCol) {
+          if (++blockItems[top]! > YAML_LIMITS.maxItems) tooMany(blockLine[top]!);
+        } else pushBlock(startCol, startLine);
+      } else if (pending) pushBlock(startCol, startLine);
       pending = false;
     }
     atLineStart = false;
     if (type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind') {
       if (flow === 0) pending = true;
-    } else if (type === 'flow-map-start' || type === 'flow-seq-start') flow++;
-    else if (type === 'block-scalar-header') blockScalarBody = true;
+    } else if (type === 'flow-map-start' || type === 'flow-seq-start') {
+      flow++;
+      flowItems.push(1);
+      flowLine.push(startLine);
+      node(startLine);
+    } else if (type === 'block-scalar-header') blockScalarBody = true;
     if (block.length + flow > YAML_LIMITS.maxNodeDepth)
       fail(`collections nested deeper than ${YAML_LIMITS.maxNodeDepth} levels`, 'max_depth', startLine);
+  }
+
+  function pushBlock(column: number, at: number): void {
+    block.push(column);
+    blockItems.push(1);
+    blockLine.push(at);
+    node(at);
+  }
+
+  function popBlock(): void {
+    block.pop();
+    blockItems.pop();
+    blockLine.pop();
+  }
+
+  function node(at = line): void {
+    if (++nodes > YAML_LIMITS.maxNodes)
+      fail(
+        `more than ${YAML_LIMITS.maxNodes} YAML nodes (values and collections) (max_nodes)`,
+        'max_nodes',
+        at,
+        YAML_LIMITS.maxNodes,
+      );
+  }
+
+  function tooMany(at: number): never {
+    return fail(
+      `the list or map starting here has more than ${YAML_LIMITS.maxItems} entries (max_items)`,
+      'max_items',
+      at,
+      YAML_LIMITS.maxItems,
+    );
   }
 
   function count(at = line): void {
@@ -180,8 +244,13 @@ function precheckStructure(text: string, path: string, what: string): void {
     col = tok.length - last - 1;
   }
 
-  function fail(message: string, rule: string, at = line): never {
-    throw new ValidationError(`${what} ${path} line ${at}: ${message}`, { file: path, line: at, rule });
+  function fail(message: string, rule: string, at = line, limit?: number): never {
+    throw new ValidationError(`${what} ${path} line ${at}: ${message}`, {
+      file: path,
+      line: at,
+      rule,
+      ...(limit === undefined ? {} : { limit }),
+    });
   }
 }
 
