@@ -375,8 +375,28 @@ describe('manifest limits', () => {
     const n = 700;
     const all = (i: number) => Array.from({ length: n }, (_, j) => `c${j}`).filter((_, j) => j !== i);
     const e = reject(repo(comps(n, all)));
-    expect(e.details?.issues).toMatchObject([{ rule: 'max_depends_on_total' }]);
+    // Counted in the lexer pass: refused before the 490,000 entries are parsed.
+    expect(e.details).toMatchObject({
+      rule: 'max_depends_on_total',
+      limit: MANIFEST_LIMITS.maxDependsOnTotal,
+    });
     expect(e.message).toContain(`limit ${MANIFEST_LIMITS.maxDependsOnTotal}`);
     expect(e.message).toMatch(/line \d+/);
+  });
+
+  it('counts block-style depends_on lists in the lexer pass too, and nothing else', () => {
+    const block = (i: number, k: number) =>
+      `            - name: c${i}\n              path: c${i}\n              depends_on:\n${'                - c0\n'.repeat(k)}`;
+    const k = MANIFEST_LIMITS.maxDependsOn;
+    const over = Math.floor(MANIFEST_LIMITS.maxDependsOnTotal / k) + 1;
+    const e = reject(repo(Array.from({ length: over }, (_, i) => block(i, k)).join('')));
+    expect(e.details).toMatchObject({ rule: 'max_depends_on_total' });
+    // Other keys' lists, and depends_on lists under the total, pass the lexer pass.
+    const other = `${repo(comp(0, ['c1']) + comp(1))}graph:\n  nodes: [${'a,'.repeat(1000)}a]\n`;
+    expect(() =>
+      parseYamlSource(other, 'm.yml', 'manifest', {
+        keyedEntries: { depends_on: { total: 1, rule: 'max_depends_on_total' } },
+      }),
+    ).not.toThrow();
   });
 });

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
-import { manifestLimitIssue } from './manifest-limits.js';
+import { MANIFEST_LIMITS, manifestLimitIssue } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
 import {
   formatPath,
@@ -96,7 +96,12 @@ export function throwIssues(file: string, issues: SourceIssue[], what = 'manifes
 
 /** Parses and schema-checks manifest text; throws ValidationError with every issue and its line. */
 export function parseManifestText(text: string, path: string): ManifestFile {
-  const src = parseYamlSource(text, path, 'manifest');
+  // The depends_on total is counted in the lexer pass too, so a dense graph is refused before it is parsed.
+  const src = parseYamlSource(text, path, 'manifest', {
+    keyedEntries: {
+      depends_on: { total: MANIFEST_LIMITS.maxDependsOnTotal, rule: 'max_depends_on_total' },
+    },
+  });
   const data = yamlToJs(src, 'manifest') ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     throwIssues(path, [

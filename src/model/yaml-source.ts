@@ -20,6 +20,14 @@ export const YAML_LIMITS = {
   maxItems: 100_000,
 } as const;
 
+export interface PrecheckOptions {
+  /**
+   * Keys whose list values are counted across the whole file in the lexer pass, before parsing: e.g. `depends_on`
+   * (what the manifest's graph work grows with). Refused past `total`, with `rule`.
+   */
+  keyedEntries?: Readonly<Record<string, { total: number; rule: string }>>;
+}
+
 export interface YamlSource {
   path: string;
   text: string;
@@ -93,7 +101,7 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  * hides a level. Block depth is the stack of open indentation columns, where `-`, `?` and `:` followed by
  * content on the same line open one more; flow depth counts brackets.
  */
-function precheckStructure(text: string, path: string, what: string): void {
+function precheckStructure(text: string, path: string, what: string, opts: PrecheckOptions): void {
   let line = 1;
   let col = 0;
   let atLineStart = true;
@@ -109,6 +117,13 @@ function precheckStructure(text: string, path: string, what: string): void {
   const blockLine: number[] = [];
   const flowItems: number[] = [];
   const flowLine: number[] = [];
+  // Lists that are the value of a counted key (`depends_on:`), and their entries so far, by key.
+  const blockKey: Array<string | undefined> = [];
+  const flowKey: Array<string | undefined> = [];
+  const keyed = opts.keyedEntries ?? {};
+  const keyedTotals = new Map<string, number>();
+  let lastScalar: string | undefined;
+  let valueOf: string | undefined;
   for (const tok of new (yaml().Lexer)().lex(text)) {
     if (tok === yaml().CST.SCALAR) {
       scalarText = true;
@@ -121,6 +136,7 @@ function precheckStructure(text: string, path: string, what: string): void {
       flow = 0;
       flowItems.length = 0;
       flowLine.length = 0;
+      flowKey.length = 0;
       continue;
     }
     const wasScalarText = scalarText;
@@ -142,6 +158,7 @@ function precheckStructure(text: string, path: string, what: string): void {
     if (type === 'comma' && flow > 0) {
       const top = flowItems.length - 1;
       if (top >= 0 && ++flowItems[top]! > YAML_LIMITS.maxItems) tooMany(flowLine[top]!);
+      if (top >= 0) entryOf(flowKey[top], flowLine[top]!);
     }
     if (type === 'comment' || type === 'directive-line' || type === 'comma') continue;
     if (wasScalarText && blockScalarBody) {
@@ -149,10 +166,16 @@ function precheckStructure(text: string, path: string, what: string): void {
       blockScalarBody = false;
       continue;
     }
+    // What a counted key's value is: a list opened next (block or flow), or anything else.
+    const keyOfValue = valueOf;
+    valueOf = undefined;
+    if (type === 'map-value-ind' && lastScalar !== undefined && lastScalar in keyed) valueOf = lastScalar;
+    lastScalar = wasScalarText ? tok : undefined;
     if (type === 'doc-start' || type === 'doc-end') {
       block.length = 0;
       blockItems.length = 0;
       blockLine.length = 0;
+      blockKey.length = 0;
       atLineStart = false;
       pending = type === 'doc-start';
       continue;
@@ -161,6 +184,7 @@ function precheckStructure(text: string, path: string, what: string): void {
       if (flow > 0) flow--;
       flowItems.pop();
       flowLine.pop();
+      flowKey.pop();
       atLineStart = false;
       continue;
     }
@@ -169,10 +193,12 @@ function precheckStructure(text: string, path: string, what: string): void {
         while (block.length > 0 && block[block.length - 1]! > startCol) popBlock();
         const top = block.length - 1;
         // Another entry of the collection at this column, or a new collection.
+        const listOf = type === 'seq-item-ind' ? keyOfValue : undefined;
         if (top >= 0 && block[top] === startCol) {
           if (++blockItems[top]! > YAML_LIMITS.maxItems) tooMany(blockLine[top]!);
-        } else pushBlock(startCol, startLine);
-      } else if (pending) pushBlock(startCol, startLine);
+          entryOf(blockKey[top], blockLine[top]!);
+        } else pushBlock(startCol, startLine, listOf);
+      } else if (pending) pushBlock(startCol, startLine, undefined);
       pending = false;
     }
     atLineStart = false;
@@ -182,16 +208,21 @@ function precheckStructure(text: string, path: string, what: string): void {
       flow++;
       flowItems.push(1);
       flowLine.push(startLine);
+      const key = type === 'flow-seq-start' ? keyOfValue : undefined;
+      flowKey.push(key);
+      entryOf(key, startLine);
       node(startLine);
     } else if (type === 'block-scalar-header') blockScalarBody = true;
     if (block.length + flow > YAML_LIMITS.maxNodeDepth)
       fail(`collections nested deeper than ${YAML_LIMITS.maxNodeDepth} levels`, 'max_depth', startLine);
   }
 
-  function pushBlock(column: number, at: number): void {
+  function pushBlock(column: number, at: number, key: string | undefined): void {
     block.push(column);
     blockItems.push(1);
     blockLine.push(at);
+    blockKey.push(key);
+    entryOf(key, at);
     node(at);
   }
 
@@ -199,6 +230,22 @@ function precheckStructure(text: string, path: string, what: string): void {
     block.pop();
     blockItems.pop();
     blockLine.pop();
+    blockKey.pop();
+  }
+
+  /** One more entry in a list under a counted key, against that key's limit for the whole file. */
+  function entryOf(key: string | undefined, at: number): void {
+    if (key === undefined) return;
+    const n = (keyedTotals.get(key) ?? 0) + 1;
+    keyedTotals.set(key, n);
+    const limit = keyed[key]!;
+    if (n > limit.total)
+      fail(
+        `more than ${limit.total} '${key}' entries in the file; the list starting here takes it past the limit (${limit.rule}, limit ${limit.total})`,
+        limit.rule,
+        at,
+        limit.total,
+      );
   }
 
   function node(at = line): void {
@@ -255,8 +302,13 @@ function precheckStructure(text: string, path: string, what: string): void {
 }
 
 /** Parses YAML text into a Document with positions, refusing syntax errors, alias bombs and deep nesting. */
-export function parseYamlSource(text: string, path: string, what: string): YamlSource {
-  precheckStructure(text, path, what);
+export function parseYamlSource(
+  text: string,
+  path: string,
+  what: string,
+  opts: PrecheckOptions = {},
+): YamlSource {
+  precheckStructure(text, path, what, opts);
   const lines = new (yaml().LineCounter)();
   let doc: Document.Parsed;
   try {
