@@ -123,7 +123,7 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
   const keyed = opts.keyedEntries ?? {};
   const keyedTotals = new Map<string, number>();
   let lastScalar: string | undefined;
-  let valueOf: string | undefined;
+  let pendingKey: string | undefined;
   for (const tok of new (yaml().Lexer)().lex(text)) {
     if (tok === yaml().CST.SCALAR) {
       scalarText = true;
@@ -167,9 +167,9 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
       continue;
     }
     // What a counted key's value is: a list opened next (block or flow), or anything else.
-    const keyOfValue = valueOf;
-    valueOf = undefined;
-    if (type === 'map-value-ind' && lastScalar !== undefined && lastScalar in keyed) valueOf = lastScalar;
+    const keyOfValue = pendingKey;
+    pendingKey = undefined;
+    if (type === 'map-value-ind' && lastScalar !== undefined && lastScalar in keyed) pendingKey = lastScalar;
     lastScalar = wasScalarText ? tok : undefined;
     if (type === 'doc-start' || type === 'doc-end') {
       block.length = 0;
