@@ -169,7 +169,8 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
     // What a counted key's value is: a list opened next (block or flow), or anything else.
     const keyOfValue = pendingKey;
     pendingKey = undefined;
-    if (type === 'map-value-ind' && lastScalar !== undefined && lastScalar in keyed) pendingKey = lastScalar;
+    if (type === 'map-value-ind' && lastScalar !== undefined && Object.hasOwn(keyed, lastScalar))
+      pendingKey = lastScalar;
     lastScalar = wasScalarText ? tok : undefined;
     if (type === 'doc-start' || type === 'doc-end') {
       block.length = 0;
