@@ -90,6 +90,16 @@ describe('HTTP', () => {
     expect((await call(srv.base, 'GET', '/v3/ops/handoffs?status=open')).status).toBe(200);
   });
 
+  it('answers 400 to an operation body deeper than JSON.stringify can write (sent as text)', async () => {
+    const raw = `{"id":"o1","title":${'{"a":'.repeat(50_000)}{}${'}'.repeat(50_000)}}`;
+    const r = await call(srv.base, 'POST', '/v3/ops/objectives', {
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.status, r.text).toBe(400);
+    expect(r.json.error.details).toMatchObject({ rule: 'max_depth', limit: MAX_INPUT_DEPTH });
+  });
+
   it('answers 400 to a deep whole-document PUT, generic PUT and append, and writes nothing', async () => {
     const got = await call(srv.base, 'GET', '/v3/ops/handoffs');
     const ifMatch = got.headers.get('etag') ?? '""';
