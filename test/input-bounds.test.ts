@@ -1,6 +1,6 @@
 // Every input has a depth and size bound, checked before anything is stored: the issue's 3,000-level handoff
 // payload is refused on the CLI (exit 1), over HTTP (400) and over MCP (-32602), and nothing is written.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,22 @@ describe('HTTP', () => {
     expect(fileText(handoffsFile())).toBe(before);
     expect((await call(srv.base, 'GET', '/v3/ops/handoffs')).status).toBe(200);
     expect((await call(srv.base, 'GET', '/v3/ops/handoffs?status=open')).status).toBe(200);
+  });
+
+  it('stores a body of the issue size (12 KB) at the depth limit in kilobytes, not megabytes', async () => {
+    // The worst case the bounds allow for indentation: many small values at the deepest level.
+    let payload: unknown = new Array(5000).fill(0);
+    for (let i = 2; i < MAX_INPUT_DEPTH; i++) payload = { a: payload };
+    const body = { title: 'wide at the limit', payload };
+    const bytes = JSON.stringify(body).length;
+    expect(bytes).toBeLessThan(12 * 1024);
+    const r = await call(srv.base, 'POST', '/v3/ops/handoffs', { body });
+    expect(r.status, r.text).toBe(200);
+    // Indented JSON costs up to 2 spaces per level on each line: bounded by the depth limit, so well under 1 MB
+    // (and about the body's size once documents are stored compact).
+    expect(statSync(handoffsFile()).size).toBeLessThan(1024 * 1024);
+    const list = await call(srv.base, 'GET', '/v3/ops/handoffs');
+    expect(list.status).toBe(200);
   });
 
   it('answers 400 to an operation body deeper than JSON.stringify can write (sent as text)', async () => {
