@@ -33,14 +33,43 @@ function canonical(v: unknown): string {
 }
 const etagOf = (v: unknown) => `"${createHash('sha256').update(canonical(v), 'utf8').digest('hex')}"`;
 
+const AT = '2026-01-01T00:00:00.000Z';
+// Complete records: a PUT stores them exactly as given (a record missing a field with a default is filled in).
 const DOCS = [
-  { path: '/v3/ops/objectives', get: '/v3/ops/objectives', key: 'objectives', name: 'objectives' },
-  { path: '/v3/ops/approvals', get: '/v3/ops/approvals?status=all', key: 'requests', name: 'approvals' },
-  { path: '/v3/ops/handoffs', get: '/v3/ops/handoffs', key: 'handoffs', name: 'handoffs' },
+  {
+    path: '/v3/ops/objectives',
+    get: '/v3/ops/objectives',
+    key: 'objectives',
+    name: 'objectives',
+    item: { id: 'x1', title: 'first', status: 'pending', repos: [], created_at: AT, updated_at: AT },
+  },
+  {
+    path: '/v3/ops/approvals',
+    get: '/v3/ops/approvals?status=all',
+    key: 'requests',
+    name: 'approvals',
+    item: { id: 'x1', action: 'first', requested_by: 'a', payload: {}, status: 'pending', created_at: AT },
+  },
+  {
+    path: '/v3/ops/handoffs',
+    get: '/v3/ops/handoffs',
+    key: 'handoffs',
+    name: 'handoffs',
+    item: {
+      id: 'x1',
+      title: 'first',
+      created_by: 'a',
+      created_at: AT,
+      updated_at: AT,
+      status: 'open',
+      payload: {},
+      events: [],
+    },
+  },
 ] as const;
 
 describe.each(DOCS)('whole-document routes of $name', (d) => {
-  const item = { id: 'x1', title: 'first', note: 'é 日本' };
+  const item = { ...d.item, note: 'é 日本' };
 
   it('rule 2: an empty document has no ETag on GET, and the first PUT sends If-Match ""', async () => {
     const empty = await call(srv.base, 'GET', d.get);

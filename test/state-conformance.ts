@@ -1,4 +1,6 @@
 // The one conformance suite every state backend runs (memory, local, and later http, dynamodb, mongodb).
+// Documents are named generically (notes, tasks): a hub server checks objectives, handoffs and approvals against
+// their schemas, and this suite is about the store contract, not those shapes.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HubError, StateConflictError } from '../src/infra/index.js';
@@ -41,46 +43,46 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
     });
 
     it('reports an empty document with no ETag and no value', async () => {
-      expect(await store.read('objectives')).toEqual({ value: undefined, etag: undefined });
+      expect(await store.read('notes')).toEqual({ value: undefined, etag: undefined });
     });
 
     it('accepts a first write with If-Match ""', async () => {
-      const etag = await store.write('objectives', { objectives: [] }, '""');
+      const etag = await store.write('notes', { objectives: [] }, '""');
       expect(etag).toMatch(ETAG_RE);
-      expect((await store.read('objectives')).value).toEqual({ objectives: [] });
+      expect((await store.read('notes')).value).toEqual({ objectives: [] });
     });
 
     it('rejects a first write with any other If-Match as a conflict and keeps the document empty', async () => {
       const value = { objectives: [{ id: 'a' }] };
       const selfEtag = etagOfCanonical(canonicalJson(value));
       for (const ifMatch of [selfEtag, `"${'0'.repeat(64)}"`, '"x"', '*']) {
-        await expect(store.write('objectives', value, ifMatch), ifMatch).rejects.toBeInstanceOf(
+        await expect(store.write('notes', value, ifMatch), ifMatch).rejects.toBeInstanceOf(
           StateConflictError,
         );
       }
-      expect(await store.read('objectives')).toEqual({ value: undefined, etag: undefined });
+      expect(await store.read('notes')).toEqual({ value: undefined, etag: undefined });
     });
 
     it('rejects a stale If-Match and leaves the document as the winner wrote it', async () => {
-      const e1 = await store.write('objectives', { objectives: [{ id: 'v1' }] }, '""');
-      const e2 = await store.write('objectives', { objectives: [{ id: 'v2' }] }, e1);
+      const e1 = await store.write('notes', { objectives: [{ id: 'v1' }] }, '""');
+      const e2 = await store.write('notes', { objectives: [{ id: 'v2' }] }, e1);
       expect(e2).not.toBe(e1);
-      await expect(store.write('objectives', { objectives: [{ id: 'v3' }] }, e1)).rejects.toBeInstanceOf(
+      await expect(store.write('notes', { objectives: [{ id: 'v3' }] }, e1)).rejects.toBeInstanceOf(
         StateConflictError,
       );
       // A document that exists is never "empty" again.
-      await expect(store.write('objectives', { objectives: [{ id: 'v4' }] }, '""')).rejects.toBeInstanceOf(
+      await expect(store.write('notes', { objectives: [{ id: 'v4' }] }, '""')).rejects.toBeInstanceOf(
         StateConflictError,
       );
-      expect(await store.read('objectives')).toEqual({ value: { objectives: [{ id: 'v2' }] }, etag: e2 });
+      expect(await store.read('notes')).toEqual({ value: { objectives: [{ id: 'v2' }] }, etag: e2 });
     });
 
     it('returns from a write the ETag the next read reports', async () => {
       let etag = '""';
       for (let i = 0; i < 3; i++) {
         const value = { objectives: Array.from({ length: i }, (_, j) => ({ id: `o${j}` })) };
-        etag = await store.write('objectives', value, etag);
-        const read = await store.read('objectives');
+        etag = await store.write('notes', value, etag);
+        const read = await store.read('notes');
         expect(read.etag).toBe(etag);
         expect(read.value).toEqual(value);
       }
@@ -89,14 +91,14 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
     it('derives the ETag from the SHA-256 of the canonical JSON, whatever the key order', async () => {
       const value = { b: 1, a: [true, null, 'x', { d: 2, c: 'é' }], c: { z: 'é', y: 1.5, x: [] } };
       const canonical = '{"a":[true,null,"x",{"c":"é","d":2}],"b":1,"c":{"x":[],"y":1.5,"z":"é"}}';
-      const etag = await store.write('objectives', value, '""');
+      const etag = await store.write('notes', value, '""');
       expect(etag).toBe(etagOfCanonical(canonical));
-      expect((await store.read('objectives')).etag).toBe(etag);
+      expect((await store.read('notes')).etag).toBe(etag);
 
       const reordered = { c: { x: [], y: 1.5, z: 'é' }, a: [true, null, 'x', { c: 'é', d: 2 }], b: 1 };
-      expect(await store.write('handoffs', reordered, '""')).toBe(etag);
+      expect(await store.write('tasks', reordered, '""')).toBe(etag);
       // An If-Match computed from the same document in another key order is current.
-      const next = await store.write('objectives', { a: 1 }, etagOfCanonical(canonicalJson(reordered)));
+      const next = await store.write('notes', { a: 1 }, etagOfCanonical(canonicalJson(reordered)));
       expect(next).toBe(etagOfCanonical('{"a":1}'));
     });
 
@@ -115,36 +117,36 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         emptyString: '',
         deep: { a: { b: { c: { d: { e: ['f'] } } } } },
       };
-      const etag = await store.write('objectives', value, '""');
-      const read = await store.read('objectives');
+      const etag = await store.write('notes', value, '""');
+      const read = await store.read('notes');
       expect(read.value).toStrictEqual(value);
       expect(read.etag).toBe(etag);
       expect(canonicalJson(read.value)).toBe(canonicalJson(value));
     });
 
     it('refuses to write no document', async () => {
-      await expect(store.write('objectives', undefined, '""')).rejects.toBeInstanceOf(HubError);
-      expect(await store.read('objectives')).toEqual({ value: undefined, etag: undefined });
+      await expect(store.write('notes', undefined, '""')).rejects.toBeInstanceOf(HubError);
+      expect(await store.read('notes')).toEqual({ value: undefined, etag: undefined });
     });
 
     it('updateDocument creates an absent document from undefined', async () => {
       const { etag, value, result } = await updateDocument<Counter, string>(
         store,
-        'objectives',
+        'notes',
         (cur) => ({ value: { n: (cur?.n ?? 0) + 1 }, result: cur === undefined ? 'created' : 'updated' }),
         { retries: 1 },
       );
       expect(result).toBe('created');
       expect(value).toEqual({ n: 1 });
-      expect(await store.read('objectives')).toEqual({ value: { n: 1 }, etag });
+      expect(await store.read('notes')).toEqual({ value: { n: 1 }, etag });
     });
 
     it('updateDocument hands fn a copy: a failing fn changes nothing', async () => {
-      const etag = await store.write('objectives', { objectives: ['a'] }, '""');
+      const etag = await store.write('notes', { objectives: ['a'] }, '""');
       await expect(
         updateDocument<{ objectives: string[] }>(
           store,
-          'objectives',
+          'notes',
           (cur) => {
             cur?.objectives.push('mutated');
             throw new Error('boom');
@@ -152,22 +154,22 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
           { retries: 1 },
         ),
       ).rejects.toThrow('boom');
-      expect(await store.read('objectives')).toEqual({ value: { objectives: ['a'] }, etag });
+      expect(await store.read('notes')).toEqual({ value: { objectives: ['a'] }, etag });
     });
 
     it('updateDocument reloads and reapplies fn on the fresh document after a conflict', async () => {
-      await store.write('objectives', { objectives: ['a'] }, '""');
+      await store.write('notes', { objectives: ['a'] }, '""');
       const seen: string[][] = [];
       const { value, result } = await updateDocument<{ objectives: string[] }, number>(
         casOnly(store),
-        'objectives',
+        'notes',
         async (cur) => {
           const list = cur?.objectives ?? [];
           seen.push([...list]);
           if (seen.length === 1) {
             // Another writer lands between this attempt's read and its write.
-            const now = await store.read<{ objectives: string[] }>('objectives');
-            await store.write('objectives', { objectives: [...list, 'b'] }, now.etag!);
+            const now = await store.read<{ objectives: string[] }>('notes');
+            await store.write('notes', { objectives: [...list, 'b'] }, now.etag!);
           }
           return { value: { objectives: [...list, 'c'] }, result: seen.length };
         },
@@ -176,23 +178,23 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(seen).toEqual([['a'], ['a', 'b']]);
       expect(result).toBe(2);
       expect(value).toEqual({ objectives: ['a', 'b', 'c'] });
-      expect((await store.read('objectives')).value).toEqual({ objectives: ['a', 'b', 'c'] });
+      expect((await store.read('notes')).value).toEqual({ objectives: ['a', 'b', 'c'] });
     });
 
     it.each([0, 1, 3])(
       'updateDocument gives up with a conflict after retries+1 attempts (retries=%i)',
       async (retries) => {
-        await store.write('objectives', { n: 0 }, '""');
+        await store.write('notes', { n: 0 }, '""');
         let calls = 0;
         const waits: number[] = [];
         const run = updateDocument<Counter>(
           casOnly(store),
-          'objectives',
+          'notes',
           async (cur) => {
             calls++;
             // Someone else always wins the race.
-            const now = await store.read<Counter>('objectives');
-            await store.write('objectives', { n: (now.value?.n ?? 0) + 100 }, now.etag!);
+            const now = await store.read<Counter>('notes');
+            await store.write('notes', { n: (now.value?.n ?? 0) + 100 }, now.etag!);
             return { value: { n: (cur?.n ?? 0) + 1 }, result: undefined };
           },
           { retries, sleep: async (ms) => void waits.push(ms) },
@@ -205,38 +207,38 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
           expect(ms).toBeGreaterThanOrEqual(0);
           expect(ms).toBeLessThan(10 * 2 ** i);
         });
-        expect((await store.read('objectives')).value).toEqual({ n: 100 * (retries + 1) });
+        expect((await store.read('notes')).value).toEqual({ n: 100 * (retries + 1) });
       },
     );
 
     it('append creates the document when it is absent', async () => {
-      const etag = await store.append('handoffs', 'handoffs', { id: 'h1', note: 'first' });
+      const etag = await store.append('tasks', 'handoffs', { id: 'h1', note: 'first' });
       expect(etag).toMatch(ETAG_RE);
-      expect(await store.read('handoffs')).toEqual({
+      expect(await store.read('tasks')).toEqual({
         value: { handoffs: [{ id: 'h1', note: 'first' }] },
         etag,
       });
     });
 
     it('append adds to the list without compare-and-swap, keeping the other keys', async () => {
-      const e1 = await store.write('handoffs', { handoffs: [{ id: 'h1' }], meta: { v: 1 } }, '""');
-      const e2 = await store.append('handoffs', 'handoffs', { id: 'h2' });
-      const e3 = await store.append('handoffs', 'handoffs', { id: 'h3' });
+      const e1 = await store.write('tasks', { handoffs: [{ id: 'h1' }], meta: { v: 1 } }, '""');
+      const e2 = await store.append('tasks', 'handoffs', { id: 'h2' });
+      const e3 = await store.append('tasks', 'handoffs', { id: 'h3' });
       expect(new Set([e1, e2, e3]).size).toBe(3);
-      expect(await store.read('handoffs')).toEqual({
+      expect(await store.read('tasks')).toEqual({
         value: { handoffs: [{ id: 'h1' }, { id: 'h2' }, { id: 'h3' }], meta: { v: 1 } },
         etag: e3,
       });
       // The append moved the ETag on: a writer holding the old one is stale.
-      await expect(store.write('handoffs', { handoffs: [] }, e1)).rejects.toBeInstanceOf(StateConflictError);
+      await expect(store.write('tasks', { handoffs: [] }, e1)).rejects.toBeInstanceOf(StateConflictError);
       // A key not there yet starts a list.
-      await store.append('handoffs', 'archived', { id: 'h0' });
-      expect((await store.read<Record<string, unknown>>('handoffs')).value?.archived).toEqual([{ id: 'h0' }]);
+      await store.append('tasks', 'archived', { id: 'h0' });
+      expect((await store.read<Record<string, unknown>>('tasks')).value?.archived).toEqual([{ id: 'h0' }]);
     });
 
     it('refuses to append onto a key that is not a list instead of overwriting it', async () => {
       for (const notAList of [{ id: 'x' }, 'text', 3, null]) {
-        const doc = `handoffs`;
+        const doc = `tasks`;
         const before = await store.read(doc);
         const etag = await store.write(doc, { handoffs: notAList, keep: true }, before.etag ?? '""');
         const err = await store.append(doc, 'handoffs', { id: 'h1' }).then(
@@ -255,7 +257,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         Array.from({ length: 20 }, () =>
           updateDocument<Counter, number>(
             casOnly(store),
-            'objectives',
+            'notes',
             (cur) => {
               const n = (cur?.n ?? 0) + 1;
               return { value: { n }, result: n };
@@ -267,7 +269,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(results.map((r) => r.result).sort((a, b) => a - b)).toEqual(
         Array.from({ length: 20 }, (_, i) => i + 1),
       );
-      const final = await store.read<Counter>('objectives');
+      const final = await store.read<Counter>('notes');
       expect(final.value).toEqual({ n: 20 });
       expect(final.etag).toBe(results.find((r) => r.result === 20)?.etag);
     });
@@ -276,7 +278,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       const increment = (s: DocumentStore) =>
         updateDocument<Counter, number>(
           s,
-          'objectives',
+          'notes',
           (cur) => {
             const n = (cur?.n ?? 0) + 1;
             return { value: { n }, result: n };
@@ -297,7 +299,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         expect(results.map((r) => r.result).sort((a, b) => a - b)).toEqual(
           Array.from({ length: 30 }, (_, i) => i + 1),
         );
-        const final = await store.read<Counter>('objectives');
+        const final = await store.read<Counter>('notes');
         expect(final.value).toEqual({ n: 30 });
         expect(final.etag).toBe(results.find((r) => r.result === 30)?.etag);
       });
@@ -311,7 +313,7 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         expect(results.map((r) => r.result).sort((a, b) => a - b)).toEqual(
           Array.from({ length: 24 }, (_, i) => i + 1),
         );
-        expect((await other!.read<Counter>('objectives')).value).toEqual({ n: 24 });
+        expect((await other!.read<Counter>('notes')).value).toEqual({ n: 24 });
       });
 
       it('interleaves with plain writes and appends without losing either', async ({ skip }) => {
@@ -344,27 +346,27 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
 
       it('returns the stored ETag and value, and changes nothing when fn throws', async ({ skip }) => {
         if (!store.update) skip();
-        const first = await store.update!<{ objectives: string[] }, string>('objectives', (cur) => ({
+        const first = await store.update!<{ objectives: string[] }, string>('notes', (cur) => ({
           value: { objectives: [...(cur?.objectives ?? []), 'a'] },
           result: 'ok',
         }));
         expect(first.result).toBe('ok');
-        expect(await store.read('objectives')).toEqual({ value: first.value, etag: first.etag });
+        expect(await store.read('notes')).toEqual({ value: first.value, etag: first.etag });
         await expect(
-          store.update!<{ objectives: string[] }, void>('objectives', (cur) => {
+          store.update!<{ objectives: string[] }, void>('notes', (cur) => {
             cur?.objectives.push('mutated');
             throw new Error('boom');
           }),
         ).rejects.toThrow('boom');
         // The same value again: same ETag, and the document is as it was.
-        const same = await store.update!<{ objectives: string[] }, void>('objectives', (cur) => ({
+        const same = await store.update!<{ objectives: string[] }, void>('notes', (cur) => ({
           value: cur!,
           result: undefined,
         }));
         expect(same.etag).toBe(first.etag);
-        expect(await store.read('objectives')).toEqual({ value: { objectives: ['a'] }, etag: first.etag });
+        expect(await store.read('notes')).toEqual({ value: { objectives: ['a'] }, etag: first.etag });
         await expect(
-          store.update!('objectives', () => ({ value: undefined, result: undefined })),
+          store.update!('notes', () => ({ value: undefined, result: undefined })),
         ).rejects.toBeInstanceOf(HubError);
       });
     });

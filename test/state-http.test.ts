@@ -123,10 +123,11 @@ describe('http backend specifics', () => {
     expect(store.backend).toBe('http');
     expect(info).toMatchObject({ backend: 'http', location: srv.base });
     expect(JSON.stringify(info)).not.toContain(TOKEN);
-    await store.append('handoffs', 'handoffs', { id: 'h1' });
-    expect((await store.read<{ handoffs: unknown[] }>('handoffs')).value?.handoffs).toContainEqual({
-      id: 'h1',
-    });
+    // The server checks a handoff against its schema and fills in the rest (status, timestamps, ...).
+    await store.append('handoffs', 'handoffs', { id: 'h1', title: 't' });
+    expect((await store.read<{ handoffs: unknown[] }>('handoffs')).value?.handoffs).toContainEqual(
+      expect.objectContaining({ id: 'h1', title: 't', status: 'open' }),
+    );
     const bad = createContext({ cwd: dir, env: { HUB_STATE_BACKEND: 'http', HUB_STATE_URL: 'ftp://x/' } });
     expect(() => bad.store()).toThrow('remote state url must be http(s)');
     const missing = createContext({ cwd: join(dir), env: { HUB_STATE_BACKEND: 'http' } });

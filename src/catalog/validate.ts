@@ -10,6 +10,7 @@ import {
   SKILL_ID_RE,
 } from '../model/index.js';
 import type { Catalog, CatalogComponent, CatalogRepo } from './catalog.js';
+import { findCycleGroups } from './cycles.js';
 import { endpointNodeId } from './graph.js';
 
 export interface Problem {
@@ -198,42 +199,36 @@ function checkRepoComponents(
         );
     });
   }
-  for (const cycle of findCycles(comps, names)) {
+  for (const { names: cycle, groupSize } of findCycles(comps, names)) {
     const start = names.get(cycle[0]!)!;
+    const more = groupSize - (cycle.length - 1);
     add(
       [...start.yamlPath, 'depends_on'],
       'dependency_cycle',
-      `dependency cycle in ${repo.id}: ${cycle.join(' -> ')}`,
+      `dependency cycle in ${repo.id}: ${cycle.join(' -> ')}${more > 0 ? ` (and ${more} more component(s) in cycles with these)` : ''}`,
     );
   }
 }
 
-/** Tarjan-free DFS that reports each cycle once, as `a -> b -> a`. */
-function findCycles(comps: CatalogComponent[], names: Map<string, CatalogComponent>): string[][] {
-  const state = new Map<string, 1 | 2>();
-  const stack: string[] = [];
-  const cycles: string[][] = [];
-  const seen = new Set<string>();
-  const visit = (name: string) => {
-    state.set(name, 1);
-    stack.push(name);
-    for (const dep of names.get(name)?.depends_on ?? []) {
-      if (!names.has(dep)) continue;
-      const s = state.get(dep);
-      if (s === 1) {
-        const cycle = [...stack.slice(stack.indexOf(dep)), dep];
-        const key = [...cycle.slice(0, -1)].sort().join('\u0000');
-        if (!seen.has(key)) {
-          seen.add(key);
-          cycles.push(cycle);
-        }
-      } else if (s === undefined) visit(dep);
+/** Each group of mutually dependent components once, by its shortest cycle, with the group's size. */
+function findCycles(
+  comps: CatalogComponent[],
+  names: Map<string, CatalogComponent>,
+): Array<{ names: string[]; groupSize: number }> {
+  // Each name stands for its first component (a duplicate name is reported on its own).
+  const at = new Map<CatalogComponent, number>(comps.map((c, i) => [c, i]));
+  const adj = comps.map((c) => {
+    const out: number[] = [];
+    for (const dep of c.depends_on) {
+      const target = names.get(dep);
+      if (target) out.push(at.get(target)!);
     }
-    stack.pop();
-    state.set(name, 2);
-  };
-  for (const c of comps) if (!state.has(c.name)) visit(c.name);
-  return cycles;
+    return out;
+  });
+  return findCycleGroups(adj).map((cy) => ({
+    names: cy.path.map((i) => comps[i]!.name),
+    groupSize: cy.groupSize,
+  }));
 }
 
 function checkRelationships(catalog: Catalog, add: (p: YPath, r: string, m: string) => void): void {

@@ -5,6 +5,7 @@ export {
   requestApproval,
   resolveApproval,
 } from './approvals.js';
+export { documentListKey, normalizeAppended, normalizeDocument } from './document-shapes.js';
 export { type CoordDeps, checkId, DOCS } from './documents.js';
 export { DURATION_RULE, MAX_DURATION_MS, parseDuration } from './duration.js';
 export {

@@ -19,6 +19,22 @@ export {
 } from './errors.js';
 export { type GitOptions, type GitResult, runGit } from './git.js';
 export { fnv1a64Hex, randomHex, sha256Hex } from './hash.js';
+export {
+  type BoundsViolation,
+  boundsError,
+  checkJsonBounds,
+  DOCUMENT_BOUNDS,
+  findBoundsViolation,
+  findDepthViolation,
+  INPUT_BOUNDS,
+  type JsonBounds,
+  jsonPath,
+  MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENT_DEPTH,
+  MAX_INPUT_BYTES,
+  MAX_INPUT_DEPTH,
+  shortPath,
+} from './input-bounds.js';
 export { mapLimit } from './map-limit.js';
 export {
   isInside,

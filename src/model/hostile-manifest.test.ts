@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../infra/index.js';
 import { readManifestFile } from './manifest-file.js';
+import { MANIFEST_LIMITS } from './manifest-limits.js';
 import { parseYamlSource, YAML_LIMITS } from './yaml-source.js';
 
 // Every input is a real file read through readManifestFile, the path the CLI takes on a cache miss.
@@ -178,11 +179,39 @@ describe('resource exhaustion', () => {
 
   it('refuses a document with too many tokens before building it', () => {
     const n = YAML_LIMITS.maxTokens;
-    const wide = reject(`workspace:\n  name: wide\nx: [${'1,'.repeat(n / 2)}1]\n`);
+    // Many lists, each within the entry limit: a token is a comma here, so nodes stay under their limit too.
+    const row = `[${','.repeat(YAML_LIMITS.maxItems - 2)}]`;
+    const rows = Array.from({ length: Math.ceil(n / YAML_LIMITS.maxItems) + 1 }, (_, i) => `x${i}: ${row}`);
+    const wide = reject(`workspace:\n  name: wide\n${rows.join('\n')}\n`);
     expect(wide.details?.rule).toBe('max_tokens');
-    expect(wide.message).toContain('line 3');
-    expect(reject(`x: [${','.repeat(n)}]\n`).details?.rule).toBe('max_tokens');
+    expect(wide.message).toMatch(/line \d+/);
     expect(reject(`x: 1${'\n'.repeat(n)}`).details?.rule).toBe('max_tokens');
+  });
+
+  it('refuses a list or map with more entries than the limit, naming its line, and takes one at the limit', () => {
+    const n = YAML_LIMITS.maxItems;
+    const flow = (k: number) => `workspace:\n  name: w\nx: [${'a,'.repeat(k - 1)}a]\n`;
+    const e = reject(flow(n + 1));
+    expect(e.details).toMatchObject({ rule: 'max_items', line: 3, limit: n });
+    expect(e.message).toContain(`more than ${n} entries`);
+    expect(() => parseYamlSource(flow(n), 'm.yml', 'manifest')).not.toThrow();
+    const seq = (k: number) => `a: 1\nlist:\n${'  - a\n'.repeat(k)}`;
+    expect(reject(seq(n + 1)).details).toMatchObject({ rule: 'max_items', line: 3 });
+    expect(() => parseYamlSource(seq(n), 'm.yml', 'manifest')).not.toThrow();
+    const map = (k: number) => `tags:\n${Array.from({ length: k }, (_, i) => `  k${i}: v`).join('\n')}\n`;
+    expect(reject(map(n + 1)).details).toMatchObject({ rule: 'max_items', line: 2 });
+    // Entries of nested lists count for their own list, not for the list around them.
+    const nested = `list:\n${'  - [a, b]\n'.repeat(n / 2)}`;
+    expect(() => parseYamlSource(nested, 'm.yml', 'manifest')).not.toThrow();
+  });
+
+  it('refuses more YAML nodes than the limit before building them', () => {
+    const perList = YAML_LIMITS.maxItems - 1;
+    const lists = Math.ceil(YAML_LIMITS.maxNodes / perList) + 1;
+    const rows = Array.from({ length: lists }, (_, i) => `x${i}: [${'a,'.repeat(perList - 1)}a]`);
+    const e = reject(`${rows.join('\n')}\n`);
+    expect(e.details).toMatchObject({ rule: 'max_nodes', limit: YAML_LIMITS.maxNodes });
+    expect(e.message).toMatch(/line \d+: more than 1000000 YAML nodes/);
   });
 
   it('accepts nesting up to the limit and refuses one level more', () => {
@@ -311,5 +340,63 @@ describe('encoding and shape', () => {
     expect(readManifestFile(write(`\ufeff${VALID}`)).manifest.workspace?.name).toBe('demo');
     const e = reject(`\ufeffworkspace:\n  name: a\n  name: b\n`);
     expect(e.message).toContain('line 3');
+  });
+});
+
+describe('manifest limits', () => {
+  const repo = (components: string) =>
+    `workspace:\n  name: w\n  projects:\n    - name: p\n      repos:\n        - name: r\n          path: r\n          components:\n${components}`;
+  const comp = (i: number, deps: string[] = []) =>
+    `            - name: c${i}\n              path: c${i}\n${deps.length ? `              depends_on: [${deps.join(', ')}]\n` : ''}`;
+  const comps = (n: number, deps: (i: number) => string[] = () => []) =>
+    Array.from({ length: n }, (_, i) => comp(i, deps(i))).join('');
+
+  it('refuses more components in one repository than the limit, naming the line, and takes the limit', () => {
+    const n = MANIFEST_LIMITS.maxComponentsPerRepo;
+    const e = reject(repo(comps(n + 1)));
+    expect(e.message).toContain('line 9');
+    expect(e.message).toContain(`limit ${n}`);
+    expect(e.details?.issues).toMatchObject([{ rule: 'max_components_per_repo', line: 9 }]);
+    expect(() => readManifestFile(write(repo(comps(n))))).not.toThrow();
+  });
+
+  it('refuses a component with more depends_on entries than the limit, naming its line', () => {
+    const n = MANIFEST_LIMITS.maxDependsOn;
+    const many = (k: number) => Array.from({ length: k }, (_, j) => `c${j + 1}`);
+    const e = reject(repo(comps(n + 2, (i) => (i === 0 ? many(n + 1) : []))));
+    expect(e.details?.issues).toMatchObject([
+      { rule: 'max_depends_on', line: 11, path: 'workspace.projects[0].repos[0].components[0].depends_on' },
+    ]);
+    expect(() => readManifestFile(write(repo(comps(n + 1, (i) => (i === 0 ? many(n) : [])))))).not.toThrow();
+  });
+
+  it('refuses more depends_on entries in the manifest than the limit (every component on all others)', () => {
+    // 700 x 699 entries: the issue's 45-second manifest.
+    const n = 700;
+    const all = (i: number) => Array.from({ length: n }, (_, j) => `c${j}`).filter((_, j) => j !== i);
+    const e = reject(repo(comps(n, all)));
+    // Counted in the lexer pass: refused before the 490,000 entries are parsed.
+    expect(e.details).toMatchObject({
+      rule: 'max_depends_on_total',
+      limit: MANIFEST_LIMITS.maxDependsOnTotal,
+    });
+    expect(e.message).toContain(`limit ${MANIFEST_LIMITS.maxDependsOnTotal}`);
+    expect(e.message).toMatch(/line \d+/);
+  });
+
+  it('counts block-style depends_on lists in the lexer pass too, and nothing else', () => {
+    const block = (i: number, k: number) =>
+      `            - name: c${i}\n              path: c${i}\n              depends_on:\n${'                - c0\n'.repeat(k)}`;
+    const k = MANIFEST_LIMITS.maxDependsOn;
+    const over = Math.floor(MANIFEST_LIMITS.maxDependsOnTotal / k) + 1;
+    const e = reject(repo(Array.from({ length: over }, (_, i) => block(i, k)).join('')));
+    expect(e.details).toMatchObject({ rule: 'max_depends_on_total' });
+    // Other keys' lists, and depends_on lists under the total, pass the lexer pass.
+    const other = `${repo(comp(0, ['c1']) + comp(1))}graph:\n  nodes: [${'a,'.repeat(1000)}a]\n`;
+    expect(() =>
+      parseYamlSource(other, 'm.yml', 'manifest', {
+        keyedEntries: { depends_on: { total: 1, rule: 'max_depends_on_total' } },
+      }),
+    ).not.toThrow();
   });
 });

@@ -35,6 +35,7 @@ export {
   throwIssues,
   zodIssues,
 } from './manifest-file.js';
+export { MANIFEST_LIMITS } from './manifest-limits.js';
 export {
   type Component,
   ComponentSchema,

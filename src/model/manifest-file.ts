@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
+import { MANIFEST_LIMITS, manifestLimitIssue } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
 import {
   formatPath,
@@ -95,13 +96,21 @@ export function throwIssues(file: string, issues: SourceIssue[], what = 'manifes
 
 /** Parses and schema-checks manifest text; throws ValidationError with every issue and its line. */
 export function parseManifestText(text: string, path: string): ManifestFile {
-  const src = parseYamlSource(text, path, 'manifest');
+  // The depends_on total is counted in the lexer pass too, so a dense graph is refused before it is parsed.
+  const src = parseYamlSource(text, path, 'manifest', {
+    keyedEntries: {
+      depends_on: { total: MANIFEST_LIMITS.maxDependsOnTotal, rule: 'max_depends_on_total' },
+    },
+  });
   const data = yamlToJs(src, 'manifest') ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     throwIssues(path, [
       { path: '(root)', line: 1, message: 'the manifest must be a YAML mapping', rule: 'schema.type' },
     ]);
   }
+  // Before the schema and the catalog: what they cost grows with these counts.
+  const over = manifestLimitIssue(data, src);
+  if (over) throwIssues(path, [over]);
   const legacy = findLegacyKeys(data);
   const parsed = ManifestSchema.safeParse(data);
   if (!parsed.success) throwIssues(path, zodIssues(parsed.error, src));

@@ -11,7 +11,22 @@ export const YAML_LIMITS = {
   maxNodeDepth: 128,
   /** Values, indicators, commas, comments and line breaks; a value costs about 1 KB while parsing. */
   maxTokens: 3_000_000,
+  /**
+   * Scalars and collections, as the lexer sees them (a block level opened by `-` or `key:` counts as one). The
+   * parser spends about 1 KB and 5 µs on each: a million is ~5 s and ~1 GB, five times a 5,000-repo workspace.
+   */
+  maxNodes: 1_000_000,
+  /** Entries of one list or map (a 5,000-repo project is 5,000); no real list comes near it. */
+  maxItems: 100_000,
 } as const;
+
+export interface PrecheckOptions {
+  /**
+   * Keys whose list values are counted across the whole file in the lexer pass, before parsing: e.g. `depends_on`
+   * (what the manifest's graph work grows with). Refused past `total`, with `rule`.
+   */
+  keyedEntries?: Readonly<Record<string, { total: number; rule: string }>>;
+}
 
 export interface YamlSource {
   path: string;
@@ -86,7 +101,7 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  * hides a level. Block depth is the stack of open indentation columns, where `-`, `?` and `:` followed by
  * content on the same line open one more; flow depth counts brackets.
  */
-function precheckStructure(text: string, path: string, what: string): void {
+function precheckStructure(text: string, path: string, what: string, opts: PrecheckOptions): void {
   let line = 1;
   let col = 0;
   let atLineStart = true;
@@ -95,16 +110,33 @@ function precheckStructure(text: string, path: string, what: string): void {
   let scalarText = false;
   let flow = 0;
   let tokens = 0;
+  let nodes = 0;
+  // Open block collections: indentation column, entries so far, first line. Open flow collections: same.
   const block: number[] = [];
+  const blockItems: number[] = [];
+  const blockLine: number[] = [];
+  const flowItems: number[] = [];
+  const flowLine: number[] = [];
+  // Lists that are the value of a counted key (`depends_on:`), and their entries so far, by key.
+  const blockKey: Array<string | undefined> = [];
+  const flowKey: Array<string | undefined> = [];
+  const keyed = opts.keyedEntries ?? {};
+  const keyedTotals = new Map<string, number>();
+  let lastScalar: string | undefined;
+  let pendingKey: string | undefined;
   for (const tok of new (yaml().Lexer)().lex(text)) {
     if (tok === yaml().CST.SCALAR) {
       scalarText = true;
       count();
+      node();
       continue;
     }
     if (tok === yaml().CST.DOCUMENT || tok === yaml().CST.BOM) continue;
     if (tok === yaml().CST.FLOW_END) {
       flow = 0;
+      flowItems.length = 0;
+      flowLine.length = 0;
+      flowKey.length = 0;
       continue;
     }
     const wasScalarText = scalarText;
@@ -123,37 +155,117 @@ function precheckStructure(text: string, path: string, what: string): void {
     advance(tok);
     if (type === 'space') continue;
     if (!wasScalarText) count(startLine);
+    if (type === 'comma' && flow > 0) {
+      const top = flowItems.length - 1;
+      if (top >= 0 && ++flowItems[top]! > YAML_LIMITS.maxItems) tooMany(flowLine[top]!);
+      if (top >= 0) entryOf(flowKey[top], flowLine[top]!);
+    }
     if (type === 'comment' || type === 'directive-line' || type === 'comma') continue;
     if (wasScalarText && blockScalarBody) {
       // The body of a `|` or `>` scalar (it starts a line and ends one) is text, never structure.
       blockScalarBody = false;
       continue;
     }
+    // What a counted key's value is: a list opened next (block or flow), or anything else.
+    const keyOfValue = pendingKey;
+    pendingKey = undefined;
+    if (type === 'map-value-ind' && lastScalar !== undefined && Object.hasOwn(keyed, lastScalar))
+      pendingKey = lastScalar;
+    lastScalar = wasScalarText ? tok : undefined;
     if (type === 'doc-start' || type === 'doc-end') {
       block.length = 0;
+      blockItems.length = 0;
+      blockLine.length = 0;
+      blockKey.length = 0;
       atLineStart = false;
       pending = type === 'doc-start';
       continue;
     }
     if (type === 'flow-map-end' || type === 'flow-seq-end') {
       if (flow > 0) flow--;
+      flowItems.pop();
+      flowLine.pop();
+      flowKey.pop();
       atLineStart = false;
       continue;
     }
     if (flow === 0) {
       if (atLineStart) {
-        while (block.length > 0 && block[block.length - 1]! >= startCol) block.pop();
-        block.push(startCol);
-      } else if (pending) block.push(startCol);
+        while (block.length > 0 && block[block.length - 1]! > startCol) popBlock();
+        const top = block.length - 1;
+        // Another entry of the collection at this column, or a new collection.
+        const listOf = type === 'seq-item-ind' ? keyOfValue : undefined;
+        if (top >= 0 && block[top] === startCol) {
+          if (++blockItems[top]! > YAML_LIMITS.maxItems) tooMany(blockLine[top]!);
+          entryOf(blockKey[top], blockLine[top]!);
+        } else pushBlock(startCol, startLine, listOf);
+      } else if (pending) pushBlock(startCol, startLine, undefined);
       pending = false;
     }
     atLineStart = false;
     if (type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind') {
       if (flow === 0) pending = true;
-    } else if (type === 'flow-map-start' || type === 'flow-seq-start') flow++;
-    else if (type === 'block-scalar-header') blockScalarBody = true;
+    } else if (type === 'flow-map-start' || type === 'flow-seq-start') {
+      flow++;
+      flowItems.push(1);
+      flowLine.push(startLine);
+      const key = type === 'flow-seq-start' ? keyOfValue : undefined;
+      flowKey.push(key);
+      entryOf(key, startLine);
+      node(startLine);
+    } else if (type === 'block-scalar-header') blockScalarBody = true;
     if (block.length + flow > YAML_LIMITS.maxNodeDepth)
       fail(`collections nested deeper than ${YAML_LIMITS.maxNodeDepth} levels`, 'max_depth', startLine);
+  }
+
+  function pushBlock(column: number, at: number, key: string | undefined): void {
+    block.push(column);
+    blockItems.push(1);
+    blockLine.push(at);
+    blockKey.push(key);
+    entryOf(key, at);
+    node(at);
+  }
+
+  function popBlock(): void {
+    block.pop();
+    blockItems.pop();
+    blockLine.pop();
+    blockKey.pop();
+  }
+
+  /** One more entry in a list under a counted key, against that key's limit for the whole file. */
+  function entryOf(key: string | undefined, at: number): void {
+    if (key === undefined) return;
+    const n = (keyedTotals.get(key) ?? 0) + 1;
+    keyedTotals.set(key, n);
+    const limit = keyed[key]!;
+    if (n > limit.total)
+      fail(
+        `more than ${limit.total} '${key}' entries in the file; the list starting here takes it past the limit (${limit.rule}, limit ${limit.total})`,
+        limit.rule,
+        at,
+        limit.total,
+      );
+  }
+
+  function node(at = line): void {
+    if (++nodes > YAML_LIMITS.maxNodes)
+      fail(
+        `more than ${YAML_LIMITS.maxNodes} YAML nodes (values and collections) (max_nodes)`,
+        'max_nodes',
+        at,
+        YAML_LIMITS.maxNodes,
+      );
+  }
+
+  function tooMany(at: number): never {
+    return fail(
+      `the list or map starting here has more than ${YAML_LIMITS.maxItems} entries (max_items)`,
+      'max_items',
+      at,
+      YAML_LIMITS.maxItems,
+    );
   }
 
   function count(at = line): void {
@@ -180,14 +292,24 @@ function precheckStructure(text: string, path: string, what: string): void {
     col = tok.length - last - 1;
   }
 
-  function fail(message: string, rule: string, at = line): never {
-    throw new ValidationError(`${what} ${path} line ${at}: ${message}`, { file: path, line: at, rule });
+  function fail(message: string, rule: string, at = line, limit?: number): never {
+    throw new ValidationError(`${what} ${path} line ${at}: ${message}`, {
+      file: path,
+      line: at,
+      rule,
+      ...(limit === undefined ? {} : { limit }),
+    });
   }
 }
 
 /** Parses YAML text into a Document with positions, refusing syntax errors, alias bombs and deep nesting. */
-export function parseYamlSource(text: string, path: string, what: string): YamlSource {
-  precheckStructure(text, path, what);
+export function parseYamlSource(
+  text: string,
+  path: string,
+  what: string,
+  opts: PrecheckOptions = {},
+): YamlSource {
+  precheckStructure(text, path, what, opts);
   const lines = new (yaml().LineCounter)();
   let doc: Document.Parsed;
   try {

@@ -9,6 +9,7 @@ import {
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
 import type { OpContext, Workspace } from './context.js';
 import { loadWorkspace } from './load-workspace.js';
+import { screenedStore } from './screened-store.js';
 
 export interface ContextInit {
   cwd: string;
@@ -37,11 +38,16 @@ export function createStorePool(): StorePool {
 
 const MAX_POOLED_STORES = 8;
 
-function pooledStore(pool: StorePool, info: StoreInfo, state: AppConfig['state']): DocumentStore {
+function pooledStore(
+  pool: StorePool,
+  info: StoreInfo,
+  state: AppConfig['state'],
+  open: () => DocumentStore,
+): DocumentStore {
   const key = JSON.stringify([info.backend, info.location, stateBearerToken(state) ?? '', state.timeout_ms]);
   let store = pool.get(key);
   if (!store) {
-    store = openStore(info, state);
+    store = open();
     if (pool.size >= MAX_POOLED_STORES) pool.clear();
     pool.set(key, store);
   }
@@ -89,8 +95,9 @@ export function createContext(init: ContextInit): OpContext {
       if (!opened) {
         const info = describeStore(this.appConfig().config, this.root());
         const state = this.appConfig().config.state;
-        const store =
-          init.store ?? (init.stores ? pooledStore(init.stores, info, state) : openStore(info, state));
+        // Screened: a record poisoned on disk (by an older build) is quarantined on read, never a stack overflow.
+        const open = () => screenedStore(openStore(info, state), this.log);
+        const store = init.store ?? (init.stores ? pooledStore(init.stores, info, state, open) : open());
         opened = { store, info };
       }
       return opened;

@@ -3,7 +3,8 @@
 export function table(rows: string[][], header?: string[]): string {
   const all = header ? [header, ...rows] : rows;
   if (all.length === 0) return '';
-  const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  // A loop, not Math.max(...column): spreading a 100,000-row column overflows the call stack.
+  const widths = all[0]!.map((_, i) => all.reduce((w, r) => Math.max(w, (r[i] ?? '').length), 0));
   return all
     .map((r) =>
       r

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ValidationError } from '../infra/index.js';
+import { checkJsonBounds, INPUT_BOUNDS, ValidationError } from '../infra/index.js';
 import type { OpContext } from './context.js';
 import type { AnyOperation } from './registry.js';
 
@@ -27,6 +27,8 @@ export function inputError(_op: AnyOperation, err: z.ZodError, input: unknown): 
 
 /** Validates input once, checks the gate, runs the handler. Every surface calls this and nothing else. */
 export async function invoke(op: AnyOperation, ctx: OpContext, rawInput: unknown): Promise<unknown> {
+  // Before zod: zod, JSON.stringify and structuredClone recurse, so nothing deeper than the bound may reach them.
+  checkJsonBounds(rawInput, INPUT_BOUNDS, op.id);
   const parsed = op.input.safeParse(rawInput ?? {});
   if (!parsed.success) throw inputError(op, parsed.error, rawInput);
   if (op.gate === 'active') ctx.workspace();

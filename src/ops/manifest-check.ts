@@ -42,7 +42,8 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
   } catch (err) {
     problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
   }
-  problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
+  // No spread: a manifest may yield hundreds of thousands of problems, more than the stack holds as arguments.
+  for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved })) problems.push(p);
   return {
     valid: problems.length === 0,
     file: path,

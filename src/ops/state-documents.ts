@@ -1,4 +1,10 @@
-import { PreconditionRequiredError, ValidationError } from '../infra/index.js';
+import { normalizeAppended, normalizeDocument } from '../coord/index.js';
+import {
+  checkJsonBounds,
+  DOCUMENT_BOUNDS,
+  PreconditionRequiredError,
+  ValidationError,
+} from '../infra/index.js';
 import {
   DOCUMENT_NAME_RE,
   type DocumentStore,
@@ -22,6 +28,9 @@ export interface DocumentSnapshot {
 }
 
 const MAX_CACHED_DOCUMENTS = 256;
+
+/** Bounds of one appended item: it lands two levels down (document, list). */
+const APPEND_BOUNDS = Object.freeze({ depth: DOCUMENT_BOUNDS.depth - 2, bytes: DOCUMENT_BOUNDS.bytes });
 
 /** Snapshots by store and document, valid while the store's version token of the document is unchanged. */
 const snapshots = new WeakMap<DocumentStore, Map<string, { token: string; snap: DocumentSnapshot }>>();
@@ -101,14 +110,16 @@ async function freshSnapshot(
 
 /**
  * Replaces a document under compare-and-swap (concurrency rules 2-4): `If-Match` is required (428 without it),
- * `""` for an empty document, and a stale one is a conflict (412). The document is stored as given: the state
- * server does not rewrite records; each reader parses them and reports a malformed one.
+ * `""` for an empty document, and a stale one is a conflict (412). The document must be within DOCUMENT_BOUNDS;
+ * a coordination document (objectives, handoffs, approvals) is checked against its schema and stored with its
+ * defaults filled in (its ETag is that of what is stored); any other document is stored as given.
  */
 export async function replaceStateDocument(
   store: DocumentStore,
   name: string,
   value: unknown,
   ifMatch: string | undefined,
+  now: Date = new Date(),
 ): Promise<string> {
   checkDocumentName(name);
   if (ifMatch === undefined)
@@ -122,15 +133,20 @@ export async function replaceStateDocument(
       document: name,
       rule: 'json_object',
     });
-  return store.write(name, value, ifMatch.trim());
+  checkJsonBounds(value, DOCUMENT_BOUNDS, `document '${name}'`);
+  return store.write(name, normalizeDocument(name, value, now), ifMatch.trim());
 }
 
-/** Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. */
+/**
+ * Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. An item
+ * of a coordination document's list is checked and filled in as replaceStateDocument does.
+ */
 export async function appendStateItem(
   store: DocumentStore,
   name: string,
   key: string,
   item: unknown,
+  now: Date = new Date(),
 ): Promise<string> {
   checkDocumentName(name);
   if (!LIST_KEY_RE.test(key))
@@ -139,5 +155,7 @@ export async function appendStateItem(
       value: key,
       rule: LIST_KEY_RE.source,
     });
-  return store.append(name, key, item);
+  // The item lands two levels down (document, list): bounded so the document stays within DOCUMENT_BOUNDS.
+  checkJsonBounds(item, APPEND_BOUNDS, `document '${name}'`, `${key}[]`);
+  return store.append(name, key, normalizeAppended(name, key, item, now));
 }

@@ -101,3 +101,29 @@ describe('canonicalJson', () => {
     expect(etagOf(undefined)).toBeUndefined();
   });
 });
+
+describe('canonicalJson of deep values', () => {
+  it('writes a value nested 100,000 levels without overflowing the stack', () => {
+    const n = 100_000;
+    const text = `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`;
+    expect(canonicalJson(JSON.parse(text))).toBe(text);
+    expect(etagOf(JSON.parse(text))).toMatch(/^"[0-9a-f]{64}"$/);
+  });
+});
+
+describe('canonicalJson past the recursion depth', () => {
+  it('writes the same text as below it', () => {
+    fc.assert(
+      fc.property(json, fc.integer({ min: 250, max: 262 }), (leaf, levels) => {
+        let v: unknown = leaf;
+        let expected = canonicalJson(leaf);
+        for (let i = 0; i < levels; i++) {
+          v = i % 2 ? { k: v, b: [1, null] } : [v, 'x'];
+          expected = i % 2 ? `{"b":[1,null],"k":${expected}}` : `[${expected},"x"]`;
+        }
+        expect(canonicalJson(v)).toBe(expected);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

@@ -1,18 +1,86 @@
 import { sha256Hex } from '../infra/index.js';
 
-/** Canonical JSON: object keys sorted, no whitespace; arrays keep their order. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
-    return JSON.stringify(value) ?? 'null';
-  }
-  if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+function scalarJson(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** An object or array being written: its sorted keys (objects) and the next position. */
+interface Frame {
+  value: Record<string, unknown> | unknown[];
+  keys: string[] | undefined;
+  next: number;
+}
+
+function open(value: object): { frame: Frame; text: string } {
+  if (Array.isArray(value)) return { frame: { value, keys: undefined, next: 0 }, text: '[' };
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj)
     .filter((k) => obj[k] !== undefined)
     .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  return { frame: { value: obj, keys, next: 0 }, text: '{' };
+}
+
+/** Below this depth the recursive writer is safe (and twice as fast); deeper subtrees go to the iterative one. */
+const RECURSION_DEPTH = 256;
+
+function recursive(value: unknown, depth: number): string {
+  if (value === null || typeof value !== 'object') return scalarJson(value);
+  if (depth >= RECURSION_DEPTH) return iterative(value);
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? 'null' : recursive(v, depth + 1))).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${recursive(obj[k], depth + 1)}`).join(',')}}`;
+}
+
+/**
+ * Canonical JSON: object keys sorted, no whitespace; arrays keep their order. A document of any depth (one
+ * written by an older build, say) gets its ETag: past RECURSION_DEPTH the walk goes on without recursion.
+ */
+export function canonicalJson(value: unknown): string {
+  return recursive(value, 0);
+}
+
+/** canonicalJson without recursion. */
+function iterative(value: unknown): string {
+  if (value === null || typeof value !== 'object') return scalarJson(value);
+  const first = open(value);
+  const out: string[] = [first.text];
+  const stack: Frame[] = [first.frame];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    let child: unknown;
+    if (f.keys === undefined) {
+      const arr = f.value as unknown[];
+      if (f.next === arr.length) {
+        out.push(']');
+        stack.pop();
+        continue;
+      }
+      if (f.next > 0) out.push(',');
+      child = arr[f.next++];
+      if (child === undefined) child = null;
+    } else {
+      if (f.next === f.keys.length) {
+        out.push('}');
+        stack.pop();
+        continue;
+      }
+      const k = f.keys[f.next++]!;
+      out.push(f.next > 1 ? `,${JSON.stringify(k)}:` : `${JSON.stringify(k)}:`);
+      child = (f.value as Record<string, unknown>)[k];
+    }
+    if (child === null || typeof child !== 'object') out.push(scalarJson(child));
+    else {
+      const o = open(child);
+      out.push(o.text);
+      stack.push(o.frame);
+    }
+  }
+  return out.join('');
 }
 
 /** `"` + SHA-256 hex of the canonical JSON + `"`; undefined for an empty (absent) document. */

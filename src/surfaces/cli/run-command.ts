@@ -1,4 +1,4 @@
-import { ValidationError } from '../../infra/index.js';
+import { checkJsonBounds, INPUT_BOUNDS, ValidationError } from '../../infra/index.js';
 import { type CommandEntry, createContext, invoke, loadOperation } from '../../ops/index.js';
 import { type CliIo, processIo } from './cli-io.js';
 import type { GlobalOptions } from './option-value.js';
@@ -8,6 +8,13 @@ import { reportError } from './output.js';
 async function stdinObject(io: CliIo): Promise<Record<string, unknown>> {
   const text = (await io.readStdin()).trim();
   if (text === '') return {};
+  // Refused before parsing: the bound is on what is read, not only on what parses.
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > INPUT_BOUNDS.bytes)
+    throw new ValidationError(
+      `standard input is ${bytes} bytes: larger than the limit of ${INPUT_BOUNDS.bytes} bytes of JSON (max_bytes)`,
+      { field: 'stdin', rule: 'max_bytes', limit: INPUT_BOUNDS.bytes },
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -23,6 +30,7 @@ async function stdinObject(io: CliIo): Promise<Record<string, unknown>> {
       rule: 'json_object',
     });
   }
+  checkJsonBounds(value, INPUT_BOUNDS, 'standard input');
   return value as Record<string, unknown>;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, ValidationError } from '../../infra/index.js';
+import { checkJsonBounds, INPUT_BOUNDS, NotFoundError, ValidationError } from '../../infra/index.js';
 import {
   type AnyOperation,
   type HttpBinding,
@@ -120,6 +120,8 @@ export function inputFor(
       );
     input[k] = v;
   }
+  // invoke checks the bounds too; refuseNul recurses, so it must not see an unbounded body first.
+  checkJsonBounds(input, INPUT_BOUNDS, op.id);
   refuseNul(input, '');
   return input;
 }
