@@ -27,3 +27,13 @@ export {
   resolveInside,
   toRootRelative,
 } from './paths.js';
+export {
+  type BoundedRead,
+  type BoundedReadOptions,
+  type ReadRefusal,
+  readFileBounded,
+  realpathDeepest,
+  resolveReal,
+  tryReadFileBounded,
+  writeFileUnder,
+} from './safe-fs.js';
