@@ -49,7 +49,12 @@ export const configValidate = defineOp({
     try {
       reserved = reservedProjectNames(ctx.appConfig().config);
     } catch (err) {
-      problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
+      const rule = (err as { details?: { rule?: unknown } }).details?.rule;
+      problems.push({
+        path: '(application config)',
+        rule: typeof rule === 'string' ? rule : 'appconfig',
+        message: (err as Error).message,
+      });
     }
     problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
     return {
