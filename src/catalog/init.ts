@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import type { Catalog, CatalogRepo } from './catalog.js';
+import { type Checkouts, checkoutsOf } from './checkout.js';
 import {
   isInside,
   NAME_RE_MESSAGE,
@@ -62,8 +63,11 @@ export function targetRepo(catalog: Catalog, project?: string, repo?: string): C
 export function draftComponent(
   catalog: Catalog,
   input: InitInput,
+  checkouts: Checkouts = checkoutsOf(catalog),
 ): { repo: CatalogRepo; draft: ComponentDraft } {
   const repo = targetRepo(catalog, input.project, input.repo);
+  // A repository outside the workspace takes no components (and its folders are not looked at).
+  if (repo.yamlPath) checkouts.refuseOutside(repo);
   const realRoot = realpathOrUndefined(repo.root);
   const outside = (how: string) =>
     new ValidationError(`path '${input.path}' ${how} repository ${repo.id} (${repo.root})`, {

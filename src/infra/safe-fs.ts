@@ -45,7 +45,10 @@ export function realpathDeepest(p: string): string | undefined {
  */
 export function resolveReal(root: string, p: string): string | undefined {
   const realRoot = realpathOrUndefined(root);
-  if (!realRoot) return undefined;
+  return realRoot ? realInside(realRoot, root, p) : undefined;
+}
+
+function realInside(realRoot: string, root: string, p: string): string | undefined {
   const real = realpathDeepest(isAbsolute(p) ? p : resolve(root, p));
   return real !== undefined && isInside(realRoot, real) ? real : undefined;
 }
@@ -102,7 +105,7 @@ export function tryReadFileBounded(path: string, opts: BoundedReadOptions): Boun
   let realRoot: string | undefined;
   if (opts.root !== undefined) {
     realRoot = realpathOrUndefined(opts.root);
-    const real = resolveReal(opts.root, path);
+    const real = realRoot ? realInside(realRoot, opts.root, path) : undefined;
     if (!realRoot || !real)
       return refuse('inside_root', `its real path lies outside ${opts.rootName ?? 'the allowed folder'}`);
     target = real;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Catalog, type Problem, validateCatalog } from '../catalog/index.js';
+import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { RefusedError, ValidationError } from '../infra/index.js';
 import { locateManifest, readManifestFile, readUtf8File, yaml } from '../model/index.js';
 import { MANIFEST_EXAMPLE } from './manifest-example.js';
@@ -56,7 +56,16 @@ export const configValidate = defineOp({
         message: (err as Error).message,
       });
     }
-    problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved }));
+    // An application config that does not load is reported above; its allowed folders then count as none.
+    const allowed = () => {
+      try {
+        return ctx.appConfig().config.workspace.allowed_outside_paths;
+      } catch {
+        return [];
+      }
+    };
+    const checkouts = new Checkouts(file.root, allowed);
+    problems.push(...validateCatalog(catalog, { filesystem: true, reservedNames: reserved, checkouts }));
     return {
       valid: problems.length === 0,
       file: path,

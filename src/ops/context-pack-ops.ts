@@ -67,6 +67,7 @@ function packDeps(ctx: OpContext): PackDeps {
       return manifestHash;
     },
     counter: loadTokenCounter(),
+    checkouts: ctx.checkouts(),
   };
 }
 
@@ -157,7 +158,11 @@ export const repoCard = defineOp({
         rule: 'unknown_repository',
       });
     const deps = packDeps(ctx);
-    const card = await buildRepoCard(catalog, repo, { now: deps.now, cache: deps.cache });
+    const card = await buildRepoCard(catalog, repo, {
+      now: deps.now,
+      cache: deps.cache,
+      checkouts: deps.checkouts,
+    });
     deps.cache.save();
     const out = { ...card, token_estimate: 0 };
     stampTokens(await deps.counter, out);
@@ -338,13 +343,18 @@ export const contextRepomix = defineOp({
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input): Promise<Snapshot> =>
-    buildSnapshot(ctx.workspace().catalog, loadTokenCounter(), {
-      profile: input.profile,
-      project: input.project,
-      repo: input.repo,
-      component: input.component,
-      maxTokens: input.max_tokens,
-    }),
+    buildSnapshot(
+      ctx.workspace().catalog,
+      loadTokenCounter(),
+      {
+        profile: input.profile,
+        project: input.project,
+        repo: input.repo,
+        component: input.component,
+        maxTokens: input.max_tokens,
+      },
+      ctx.checkouts(),
+    ),
   cli: { command: 'context repomix', human: (s) => s.text },
   http: [{ method: 'GET', route: '/v3/ops/context/repomix', input: 'query' }],
 });

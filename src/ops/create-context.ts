@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { Checkouts } from '../catalog/index.js';
 import { type LoadedAppConfig, loadAppConfig, locateManifest } from '../model/index.js';
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
 import type { OpContext, Workspace } from './context.js';
@@ -21,6 +22,7 @@ export function createContext(init: ContextInit): OpContext {
   let ws: Workspace | undefined;
   let app: LoadedAppConfig | undefined;
   let opened: { store: DocumentStore; info: StoreInfo } | undefined;
+  let checkouts: Checkouts | undefined;
   const manifestRoot = (): string | undefined => {
     try {
       return dirname(locateManifest(init.cwd, init.definition));
@@ -52,6 +54,11 @@ export function createContext(init: ContextInit): OpContext {
     },
     root() {
       return manifestRoot() ?? init.cwd;
+    },
+    checkouts() {
+      // The allowed folders come from the loaded config, whose trusted-only keys never come from the workspace.
+      checkouts ??= new Checkouts(this.root(), () => this.appConfig().config.workspace.allowed_outside_paths);
+      return checkouts;
     },
     store() {
       if (!opened) {

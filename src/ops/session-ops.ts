@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
+import { gitRefs } from '../catalog/index.js';
 import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/index.js';
 import { sha256Hex } from '../infra/index.js';
 import type { OpContext } from './context.js';
@@ -20,7 +21,8 @@ function reposFor(
     .reposMatching(project, repo)
     .filter((r) => r.kind === 'workspace' || r.kind === 'application');
   return {
-    repos: all.slice(0, DIGEST_REPO_LIMIT).map((r) => ({ id: r.id, root: r.root })),
+    // A repository outside the workspace is never read (its git state included).
+    repos: gitRefs(ctx.checkouts(), all.slice(0, DIGEST_REPO_LIMIT)),
     truncated: all.length > DIGEST_REPO_LIMIT,
     manifestHash: sha256Hex(readFileSync(ws.file.path)),
   };
