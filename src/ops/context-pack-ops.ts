@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import {
@@ -29,7 +28,7 @@ import { NotFoundError, sha256Hex } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
-import { cacheDir } from './load-workspace.js';
+import { cacheDir, readManifestBytes } from './load-workspace.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
 
@@ -63,7 +62,7 @@ function packDeps(ctx: OpContext): PackDeps {
     cache: openCommitCache(dir ? join(dir, 'commit-meta.json') : undefined),
     // Only a digest (tier 2) compares manifests: other packs never read the file again.
     manifestHash: () => {
-      manifestHash ??= sha256Hex(readFileSync(ws.file.path));
+      manifestHash ??= sha256Hex(readManifestBytes(ws.file.path));
       return manifestHash;
     },
     counter: loadTokenCounter(),
