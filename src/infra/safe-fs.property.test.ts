@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInside } from './paths.js';
-import { realpathDeepest, resolveReal, tryReadFileBounded } from './safe-fs.js';
+import { isInside, realpathDeepest } from './paths.js';
+import { resolveReal, tryReadFileBounded } from './safe-fs.js';
 
 const RUNS = { numRuns: 400 };
 let base: string;

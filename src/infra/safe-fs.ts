@@ -2,17 +2,16 @@ import {
   closeSync,
   constants,
   fstatSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readlinkSync,
   readSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { RefusedError, ValidationError } from './errors.js';
-import { isInside, realpathOrUndefined } from './paths.js';
+import { isInside, realpathDeepest, realpathOrUndefined } from './paths.js';
 
 // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer (the fstat that follows
 // then refuses it). O_NOFOLLOW: the last component may not be a symlink. Both are 0 where the platform lacks them.
@@ -20,22 +19,6 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const CHUNK_MIN = 4096;
 const CHUNK_MAX = 1024 * 1024;
-
-/**
- * The real path of `p`: the realpath of its deepest existing ancestor with the rest appended, so a path that
- * does not exist yet is judged by where it would be created. Undefined when a dangling symlink lies on the way
- * (its target cannot be checked).
- */
-export function realpathDeepest(p: string): string | undefined {
-  const tail: string[] = [];
-  for (let cur = resolve(p); ; cur = dirname(cur)) {
-    const real = realpathOrUndefined(cur);
-    if (real) return tail.length === 0 ? real : join(real, ...tail.reverse());
-    if (isSymlink(cur)) return undefined;
-    if (dirname(cur) === cur) return undefined;
-    tail.push(basename(cur));
-  }
-}
 
 /**
  * Resolves `p` (absolute, or relative to `root`) through its symlinks and returns its real path when that lies
@@ -51,14 +34,6 @@ export function resolveReal(root: string, p: string): string | undefined {
 function realInside(realRoot: string, root: string, p: string): string | undefined {
   const real = realpathDeepest(isAbsolute(p) ? p : resolve(root, p));
   return real !== undefined && isInside(realRoot, real) ? real : undefined;
-}
-
-function isSymlink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 /** Why a bounded read was refused (the `rule` of the error it becomes). */
