@@ -38,8 +38,11 @@ beforeAll(async () => {
   const editor = join(tools, 'editor.sh');
   writeFileSync(editor, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\ntouch '${argvFile}.done'\n`);
   chmodSync(editor, 0o755);
-  writeFileSync(join(root, 'hub.config.yaml'), `config:\n  editor: ${editor} --reuse-window\n`);
-  srv = await startTestServer({ root });
+  // The editor is a command: only the user's own config may name it (a workspace hub.config.yaml may not).
+  const userDir = join(tools, 'user-config');
+  mkdirSync(userDir);
+  writeFileSync(join(userDir, 'config.yml'), `config:\n  editor: ${editor} --reuse-window\n`);
+  srv = await startTestServer({ root, env: { HUB_CACHE_DIR: 'off', HUB_CONFIG_DIR: userDir } });
 });
 afterAll(async () => {
   await srv?.close();
@@ -116,8 +119,8 @@ describe('POST /v3/ops/open', () => {
         root: other,
         projects: [{ name: 'p', repos: [{ name: 'r', files: { a: 'a' } }] }],
       });
-      writeFileSync(join(other, 'hub.config.yaml'), 'config:\n  editor: /nonexistent/editor-binary\n');
-      const s = await startTestServer({ root: other });
+      writeFileSync(join(other, 'editor.yaml'), 'config:\n  editor: /nonexistent/editor-binary\n');
+      const s = await startTestServer({ root: other, appconfig: join(other, 'editor.yaml') });
       try {
         const r = await call(s.base, 'POST', '/v3/ops/open', { body: { path: ws.repoDirs['p/r'] } });
         expect(r.status).toBe(500);

@@ -112,11 +112,12 @@ describe('bearer token', () => {
 describe('Host header (DNS rebinding) and Origin (CSRF)', () => {
   let srv: RunningServer;
   beforeAll(async () => {
+    // allowed_hosts loosens the DNS-rebinding guard: only a config the user names may set it (not the workspace's).
     writeFileSync(
-      join(root, 'hub.config.yaml'),
+      join(root, 'server.yaml'),
       'server:\n  allowed_hosts: [hub.internal, "other.internal:9999"]\n',
     );
-    srv = await startTestServer({ root });
+    srv = await startTestServer({ root, appconfig: join(root, 'server.yaml') });
   });
   afterAll(() => srv?.close());
 

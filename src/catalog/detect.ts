@@ -82,8 +82,11 @@ function markersIn(entries: Dirent[], relPath: string): string[] {
   return found.sort();
 }
 
-/** Scans one checkout for marker files; never writes. */
-export function detectInRepo(catalog: Catalog, repo: CatalogRepo): Candidate[] {
+/**
+ * Scans one checkout for marker files; never writes. `dir` is the checkout's real directory (the caller has
+ * judged it: see Checkouts); folders are entered only as folders, never through a symlink.
+ */
+export function detectInRepo(catalog: Catalog, repo: CatalogRepo, dir = repo.root): Candidate[] {
   const out: Candidate[] = [];
   const known = catalog.componentsByRepoPath.get(repo.id) ?? new Map();
   const names = new Set((catalog.componentsByRepo.get(repo.id) ?? []).map((c) => c.name));
@@ -118,12 +121,12 @@ export function detectInRepo(catalog: Catalog, repo: CatalogRepo): Candidate[] {
       walk(join(abs, e.name), rel === '.' ? e.name : `${rel}/${e.name}`, depth + 1);
     }
   };
-  walk(repo.root, '.', 0);
+  walk(dir, '.', 0);
   // The repo root is a candidate only when nothing inside is one (a single-package repo).
   if (out.length === 0) {
     let entries: Dirent[] = [];
     try {
-      entries = readdirSync(repo.root, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       // not cloned
     }

@@ -1,5 +1,6 @@
 export { appendComponents } from './apply.js';
 export { Catalog, type CatalogComponent, type CatalogRepo, normalizeTags } from './catalog.js';
+export { Checkouts, checkoutsOf, gitRefs, REPO_OUTSIDE_RULE, type RepoCheckout } from './checkout.js';
 export {
   type Candidate,
   detectInRepo,

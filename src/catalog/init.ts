@@ -1,10 +1,14 @@
 import { isAbsolute } from 'node:path';
 import type { Catalog, CatalogRepo } from './catalog.js';
+import { type Checkouts, checkoutsOf } from './checkout.js';
 import {
   isInside,
   NAME_RE_MESSAGE,
   normalizeRelPath,
   RefusedError,
+  realpathDeepest,
+  realpathOrUndefined,
+  resolveReal,
   toRootRelative,
   ValidationError,
 } from './deps.js';
@@ -58,26 +62,31 @@ export function targetRepo(catalog: Catalog, project?: string, repo?: string): C
 export function draftComponent(
   catalog: Catalog,
   input: InitInput,
+  checkouts: Checkouts = checkoutsOf(catalog),
 ): { repo: CatalogRepo; draft: ComponentDraft; problem: ReturnType<typeof componentDirectoryProblem> } {
   const repo = targetRepo(catalog, input.project, input.repo);
-  let rel = input.path;
-  if (isAbsolute(rel)) {
-    if (!isInside(repo.root, rel)) {
-      throw new ValidationError(`path '${input.path}' is outside repository ${repo.id} (${repo.root})`, {
-        field: 'path',
-        value: input.path,
-        rule: 'inside_repo',
-      });
-    }
-    rel = toRootRelative(repo.root, rel);
-  }
-  const norm = normalizeRelPath(rel);
-  if (norm.escapes) {
-    throw new ValidationError(`path '${input.path}' escapes the root of repository ${repo.id}`, {
+  // A repository outside the workspace takes no components (and its folders are not looked at).
+  if (repo.yamlPath) checkouts.refuseOutside(repo);
+  const realRoot = realpathOrUndefined(repo.root);
+  const outside = (how: string) =>
+    new ValidationError(`path '${input.path}' ${how} repository ${repo.id} (${repo.root})`, {
       field: 'path',
       value: input.path,
       rule: 'inside_repo',
     });
+  let rel = input.path;
+  if (isAbsolute(rel)) {
+    // The repository may be reached through a symlink: compare real paths when the textual ones differ.
+    const real = realpathDeepest(rel);
+    if (isInside(repo.root, rel)) rel = toRootRelative(repo.root, rel);
+    else if (realRoot && real && isInside(realRoot, real)) rel = toRootRelative(realRoot, real);
+    else throw outside('is outside');
+  }
+  const norm = normalizeRelPath(rel);
+  if (norm.escapes) throw outside('escapes the root of');
+  // On the real path too: `etclink/ssh` with etclink -> /etc would be written to the manifest and then rejected.
+  if (realRoot && !resolveReal(repo.root, norm.path)) {
+    throw outside('leaves, through a symlink,');
   }
   const existing = catalog.componentsByRepoPath.get(repo.id)?.get(norm.path);
   if (existing) {

@@ -10,6 +10,7 @@ import {
   SKILL_ID_RE,
 } from '../model/index.js';
 import type { Catalog, CatalogComponent, CatalogRepo } from './catalog.js';
+import { type Checkouts, checkoutsOf, REPO_OUTSIDE_RULE } from './checkout.js';
 import { findCycleGroups } from './cycles.js';
 import { endpointNodeId } from './graph.js';
 
@@ -26,6 +27,8 @@ export interface ValidateOptions {
   filesystem: boolean;
   /** Project names that clash with reserved directories (basenames of the worktrees and campaigns paths). */
   reservedNames?: string[];
+  /** Judge of repository checkouts (with the user's allowed outside folders); default: nothing allowed outside. */
+  checkouts?: Checkouts;
 }
 
 type YPath = Array<string | number>;
@@ -72,10 +75,39 @@ export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Proble
       checkProfile(r.agent_profile, [...rAt, 'agent_profile'], add);
     });
   });
+  const outside = opts.filesystem
+    ? checkRepoPlaces(catalog, opts.checkouts ?? checkoutsOf(catalog), add)
+    : new Set();
   // One pass per repo id: a duplicate repo entry shares its components list, which would report each problem twice.
-  for (const repo of catalog.repoById.values()) checkRepoComponents(catalog, repo, opts, add);
+  for (const repo of catalog.repoById.values())
+    checkRepoComponents(catalog, repo, outside.has(repo.id) ? { ...opts, filesystem: false } : opts, add);
   checkRelationships(catalog, add);
   return problems;
+}
+
+/**
+ * Repositories whose real path (or where they would be cloned) lies outside the manifest's folder, unless the
+ * user's own config allows it; returns their ids, whose folders are then never looked into.
+ */
+function checkRepoPlaces(
+  catalog: Catalog,
+  checkouts: Checkouts,
+  add: (p: YPath, r: string, m: string) => void,
+): Set<string> {
+  const out = new Set<string>();
+  for (const repo of catalog.repos) {
+    if (!repo.yamlPath) continue;
+    const c = checkouts.of(repo);
+    if (c.state !== 'outside') continue;
+    out.add(repo.id);
+    add(
+      [...repo.yamlPath, repo.path ? 'path' : 'url'],
+      REPO_OUTSIDE_RULE,
+      `repository ${repo.id} lies outside the workspace: its ${repo.path ? 'path' : 'checkout'} resolves to ${c.real}, outside ${catalog.file.root}; ` +
+        'allow the folder in workspace.allowed_outside_paths of your user config or HUB_ALLOWED_OUTSIDE_PATHS',
+    );
+  }
+  return out;
 }
 
 function checkProfile(

@@ -1,5 +1,10 @@
-import { existsSync } from 'node:fs';
-import type { Catalog, CatalogRepo } from '../catalog/index.js';
+import {
+  type Catalog,
+  type CatalogRepo,
+  type Checkouts,
+  checkoutsOf,
+  type RepoCheckout,
+} from '../catalog/index.js';
 import { type RepoGitState, repoGitState, repoGitStates } from '../workspace/index.js';
 import {
   type CommitCache,
@@ -74,6 +79,8 @@ export interface CardComponent {
 export interface CardOptions {
   now: Date;
   cache?: CommitCache;
+  /** Judge of checkouts (a repository outside the workspace is shown as such and never read). */
+  checkouts?: Checkouts;
 }
 
 function excerpt(text: string | undefined, max = INSTRUCTIONS_EXCERPT): string | undefined {
@@ -105,11 +112,13 @@ function ciSummary(
 function healthFlags(
   repo: CatalogRepo,
   exists: boolean,
+  outside: boolean,
   git: RepoGitState | undefined,
   ageDays: number | null,
   scan: RepoScan | undefined,
   ci: { ci: CiSummary | null; missing: boolean },
 ): string[] {
+  if (outside) return ['repo_outside_workspace'];
   if (!exists) return ['missing_checkout'];
   const flags: string[] = [];
   if (!git?.is_git_repo) flags.push('not_a_git_repo');
@@ -131,6 +140,10 @@ function healthFlags(
 
 interface Gathered {
   exists: boolean;
+  /** The real checkout directory (present repositories). */
+  dir?: string;
+  /** Why a repository outside the workspace was not read. */
+  outside?: string;
   git: RepoGitState | undefined;
   meta: CommitMeta | undefined;
   /** The checkout's files, when read already (else read here). */
@@ -147,7 +160,7 @@ function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Dat
     last = { sha: git.head.slice(0, 12), subject: meta.subject };
   }
   const earlier = meta?.earlier ?? [];
-  const scan = g.scan ?? (exists ? scanRepo(repo.root) : undefined);
+  const scan = g.scan ?? (g.dir ? scanRepo(g.dir) : undefined);
   const ci = ciSummary(repo, scan);
   const comps = catalog.componentsByRepo.get(repo.id) ?? [];
   const raw = repo.raw;
@@ -174,7 +187,7 @@ function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Dat
     ...(excerpt(raw?.agent_instructions) ? { agent_instructions: excerpt(raw?.agent_instructions) } : {}),
     ...(scan?.top_level.length ? { top_level: scan.top_level } : {}),
     stack_hints: scan?.stack_hints.slice(0, 8) ?? [],
-    health_flags: healthFlags(repo, exists, git, ageDays, scan, ci),
+    health_flags: healthFlags(repo, exists, g.outside !== undefined, git, ageDays, scan, ci),
     ci: ci.ci,
     ...(scan?.agent_files.length ? { agent_files: scan.agent_files } : {}),
     ...(comps.length
@@ -191,8 +204,14 @@ function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Dat
           ...(comps.length > CARD_COMPONENTS ? { components_total: comps.length } : {}),
         }
       : {}),
-    ...(git?.error ? { error: git.error } : {}),
+    ...(git?.error ? { error: git.error } : g.outside ? { error: g.outside } : {}),
   };
+}
+
+/** What a card needs to know of a checkout: its real directory, or why it is not read. */
+function placeOf(c: RepoCheckout): Pick<Gathered, 'exists' | 'dir' | 'outside'> {
+  if (c.state === 'present') return { exists: true, dir: c.dir };
+  return c.state === 'outside' ? { exists: false, outside: c.error.message } : { exists: false };
 }
 
 /** One repository card: git state (one or two git processes), a bounded file scan and the manifest entry. */
@@ -202,10 +221,10 @@ export async function buildRepoCard(
   opts: CardOptions,
 ): Promise<RepoCard> {
   const cache = opts.cache ?? openCommitCache();
-  const exists = existsSync(repo.root);
-  const git = exists ? await repoGitState(repo.root, { headTime: false }) : undefined;
-  const meta = git?.head ? await headCommit(repo.root, git.head, cache) : undefined;
-  return assembleCard(catalog, repo, { exists, git, meta }, opts.now);
+  const place = placeOf((opts.checkouts ?? checkoutsOf(catalog)).of(repo));
+  const git = place.dir ? await repoGitState(place.dir, { headTime: false }) : undefined;
+  const meta = place.dir && git?.head ? await headCommit(place.dir, git.head, cache) : undefined;
+  return assembleCard(catalog, repo, { ...place, git, meta }, opts.now);
 }
 
 /**
@@ -218,27 +237,30 @@ export async function buildRepoCards(
   opts: CardOptions & { concurrency?: number },
 ): Promise<RepoCard[]> {
   const cache = opts.cache ?? openCommitCache();
-  const exists = repos.map((r) => existsSync(r.root));
-  const present = repos.flatMap((_, i) => (exists[i] ? [i] : []));
+  const checkouts = opts.checkouts ?? checkoutsOf(catalog);
+  const places = repos.map((r) => placeOf(checkouts.of(r)));
+  const present = repos.flatMap((_, i) => (places[i]!.dir ? [i] : []));
   const statesP = repoGitStates(
-    present.map((i) => repos[i]!.root),
+    present.map((i) => places[i]!.dir!),
     { parallel: opts.concurrency },
   );
   // The checkouts' files are read while the git processes run: the main thread would only wait for them.
-  const scans = repos.map((r, i) => (exists[i] ? scanRepo(r.root) : undefined));
+  const scans = places.map((p) => (p.dir ? scanRepo(p.dir) : undefined));
   const states = await statesP;
   const git: Array<RepoGitState | undefined> = repos.map(() => undefined);
   present.forEach((i, k) => {
     git[i] = states[k];
   });
-  const withHead = repos.flatMap((r, i) => (git[i]?.head ? [{ i, root: r.root, head: git[i]!.head! }] : []));
+  const withHead = repos.flatMap((_, i) =>
+    git[i]?.head ? [{ i, root: places[i]!.dir!, head: git[i]!.head! }] : [],
+  );
   const metas = await headCommits(withHead, cache, { parallel: opts.concurrency });
   const meta: Array<CommitMeta | undefined> = repos.map(() => undefined);
   withHead.forEach((h, k) => {
     meta[h.i] = metas[k];
   });
   return repos.map((r, i) =>
-    assembleCard(catalog, r, { exists: exists[i]!, git: git[i], meta: meta[i], scan: scans[i] }, opts.now),
+    assembleCard(catalog, r, { ...places[i]!, git: git[i], meta: meta[i], scan: scans[i] }, opts.now),
   );
 }
 

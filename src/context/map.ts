@@ -1,6 +1,11 @@
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { type Catalog, type CatalogRepo, normalizeTags } from '../catalog/index.js';
+import {
+  type Catalog,
+  type CatalogRepo,
+  type Checkouts,
+  checkoutsOf,
+  normalizeTags,
+} from '../catalog/index.js';
 
 /** Default number of repositories on one page of the workspace map (spec, Limits). */
 export const MAP_PAGE_DEFAULT = 80;
@@ -51,6 +56,8 @@ export interface MapOptions {
   offset?: number;
   limit?: number;
   activeProject?: string | null;
+  /** Judge of checkouts: a repository outside the workspace is shown as not present. */
+  checkouts?: Checkouts;
 }
 
 const posix = (p: string) => p.split('\\').join('/');
@@ -60,9 +67,10 @@ export function reposInScope(catalog: Catalog, project?: string, repo?: string):
   return catalog.reposMatching(project, repo);
 }
 
-/** Builds one map page. Touches the disk once per repository on the page (an existence check), never git. */
+/** Builds one map page. Touches the disk once per repository on the page (a realpath), never git. */
 export function buildWorkspaceMap(catalog: Catalog, opts: MapOptions = {}): WorkspaceMap {
   const root = catalog.file.root;
+  const checkouts = opts.checkouts ?? checkoutsOf(catalog);
   const scoped = reposInScope(catalog, opts.project, opts.repo);
   const offset = Math.max(0, opts.offset ?? 0);
   const limit = Math.min(Math.max(1, opts.limit ?? MAP_PAGE_DEFAULT), MAP_PAGE_MAX);
@@ -82,7 +90,7 @@ export function buildWorkspaceMap(catalog: Catalog, opts: MapOptions = {}): Work
     };
   });
   const repos = page.map((r): MapRepo => {
-    const exists = existsSync(r.root);
+    const exists = checkouts.of(r).state === 'present';
     return {
       project: r.project,
       repo: r.name,

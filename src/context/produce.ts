@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, type Checkouts, checkoutsOf, gitRefs } from '../catalog/index.js';
 import {
   headsOf,
   type RepoRef,
@@ -29,6 +29,8 @@ export interface PackDeps {
   /** Started before the git work and awaited after it, so the tokenizer import overlaps git processes. */
   counter: Promise<TokenCounter>;
   concurrency?: number;
+  /** Judge of checkouts: repositories outside the workspace are never read (default: none allowed). */
+  checkouts?: Checkouts;
 }
 
 export interface PackRequest {
@@ -48,8 +50,10 @@ export interface PackRequest {
  */
 export async function producePack(deps: PackDeps, req: PackRequest): Promise<ContextPack> {
   const { catalog } = deps;
+  const checkouts = deps.checkouts ?? checkoutsOf(catalog);
   const session = (await deps.store.read<SessionDoc>(SESSION_DOCUMENT)).value;
   const map = buildWorkspaceMap(catalog, {
+    checkouts,
     project: req.project,
     repo: req.repo,
     offset: req.mapOffset,
@@ -59,9 +63,14 @@ export async function producePack(deps: PackDeps, req: PackRequest): Promise<Con
   const page = reposInScope(catalog, req.project, req.repo).slice(map.offset, map.offset + map.repos.length);
   const cardsP =
     req.tier >= 1
-      ? buildRepoCards(catalog, page, { now: deps.now, cache: deps.cache, concurrency: deps.concurrency })
+      ? buildRepoCards(catalog, page, {
+          now: deps.now,
+          cache: deps.cache,
+          concurrency: deps.concurrency,
+          checkouts,
+        })
       : Promise.resolve([]);
-  const refs: RepoRef[] = page.slice(0, DIGEST_REPO_LIMIT).map((r) => ({ id: r.id, root: r.root }));
+  const refs: RepoRef[] = gitRefs(checkouts, page.slice(0, DIGEST_REPO_LIMIT));
   const digestP =
     req.tier === 2
       ? sessionDigest(deps.store, refs, { manifestHash: deps.manifestHash(), concurrency: deps.concurrency })

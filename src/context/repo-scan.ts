@@ -1,5 +1,6 @@
-import { closeSync, type Dirent, openSync, readdirSync, readSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { tryReadFileBounded } from '../infra/index.js';
 import { EXCLUDED_DIRS } from '../workspace/index.js';
 
 /** Marker file -> stack it hints at. */
@@ -97,15 +98,13 @@ export function readmeExcerpt(text: string): string | null {
   return null;
 }
 
-function readHead(file: string, bytes = 4096): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * The first bytes of a file of the checkout: a regular file under its root only (a README that is a symlink
+ * out of the repository, a FIFO or a device is not read).
+ */
+function readHead(root: string, rel: string, bytes = 4096): string | undefined {
+  const r = tryReadFileBounded(join(root, rel), { maxBytes: bytes, root, truncate: true });
+  return r.ok ? r.bytes.toString('utf8') : undefined;
 }
 
 export interface ScanLimits {
@@ -161,11 +160,8 @@ export function scanRepo(root: string, limits: ScanLimits = DEFAULT_LIMITS): Rep
   const readme = [...seen].find((p) => /^readme(\.[a-z]+)?$/i.test(p)) ?? null;
   let excerpt: string | null = null;
   if (readme) {
-    try {
-      excerpt = readmeExcerpt(readHead(join(root, readme)));
-    } catch {
-      excerpt = null;
-    }
+    const head = readHead(root, readme);
+    excerpt = head === undefined ? null : readmeExcerpt(head);
   }
   return {
     stack_hints: [...hints.values()],

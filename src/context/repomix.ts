@@ -1,6 +1,13 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { allEdges, type Catalog, type CatalogRepo, findComponent, scopeMiss } from '../catalog/index.js';
-import { NotFoundError, runGit } from '../infra/index.js';
+import {
+  allEdges,
+  type Catalog,
+  type CatalogRepo,
+  type Checkouts,
+  checkoutsOf,
+  findComponent,
+  scopeMiss,
+} from '../catalog/index.js';
+import { NotFoundError, runGit, tryReadFileBounded } from '../infra/index.js';
 import { walkFiles } from '../workspace/index.js';
 import { type PickContext, pickFile, type RepomixProfile } from './repomix-profiles.js';
 import type { TokenCounter } from './tokens.js';
@@ -46,16 +53,8 @@ export interface SnapshotInput {
   maxTokens?: number;
 }
 
-function isBinary(abs: string): boolean {
-  const fd = openSync(abs, 'r');
-  try {
-    const buf = Buffer.alloc(8000);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).includes(0);
-  } finally {
-    closeSync(fd);
-  }
-}
+/** Bytes looked at for a NUL, as git does to call a file binary. */
+const BINARY_SNIFF = 8000;
 
 async function gitContext(root: string): Promise<PickContext> {
   const [status, log] = await Promise.all([
@@ -94,12 +93,14 @@ function block(path: string, content: string): string {
 
 /**
  * A scoped snapshot of one repository: the files its profile picks (honouring .gitignore, never dependency
- * folders, lockfiles or binaries), in priority order, until the packed text reaches `maxTokens`.
+ * folders, lockfiles or binaries), in priority order, until the packed text reaches `maxTokens`. A repository
+ * outside the workspace is refused (see Checkouts); files are read only as regular files under its real root.
  */
 export async function buildSnapshot(
   catalog: Catalog,
   counter: Promise<TokenCounter>,
   input: SnapshotInput,
+  checkouts: Checkouts = checkoutsOf(catalog),
 ): Promise<Snapshot> {
   const repo = catalog.repoById.get(`${input.project}/${input.repo}`);
   if (!repo) {
@@ -109,21 +110,16 @@ export async function buildSnapshot(
     });
     throw new NotFoundError(miss.message, miss.details);
   }
-  if (!existsSync(repo.root))
-    throw new NotFoundError(`repository ${repo.id} is not checked out at ${repo.root}`, {
-      field: 'repo',
-      value: repo.id,
-      rule: 'missing_checkout',
-    });
+  const dir = checkouts.require(repo);
   const comp = input.component
     ? findComponent(catalog, input.component, { project: input.project, repo: input.repo })
     : undefined;
   const prefix = comp && comp.path !== '.' ? `${comp.path}/` : '';
   const max = Math.min(input.maxTokens ?? SNAPSHOT_DEFAULT_TOKENS, SNAPSHOT_MAX_TOKENS);
-  const ctx = await gitContext(repo.root);
+  const ctx = await gitContext(dir);
   const picked: Array<{ path: string; abs: string; priority: number; reason: string; order: number }> = [];
   let order = 0;
-  for (const f of walkFiles(repo.root, { maxFiles: MAX_WALK })) {
+  for (const f of walkFiles(dir, { maxFiles: MAX_WALK })) {
     if (prefix && !f.rel.startsWith(prefix)) continue;
     const pick = pickFile(input.profile, f.rel, ctx);
     if (pick) picked.push({ path: f.rel, abs: f.abs, ...pick, order: order++ });
@@ -135,20 +131,21 @@ export async function buildSnapshot(
   const omitted: Array<{ path: string; reason: string }> = [];
   let total = tok.count(head);
   for (const p of picked) {
-    const bytes = statSync(p.abs).size;
-    if (bytes > SNAPSHOT_MAX_FILE_BYTES) {
-      omitted.push({ path: p.path, reason: 'too_large' });
-      continue;
-    }
-    if (isBinary(p.abs)) {
-      omitted.push({ path: p.path, reason: 'binary' });
-      continue;
-    }
     if (max - total < 16) {
       omitted.push({ path: p.path, reason: 'budget' });
       continue;
     }
-    const content = readFileSync(p.abs, 'utf8');
+    const read = tryReadFileBounded(p.abs, { maxBytes: SNAPSHOT_MAX_FILE_BYTES, root: dir });
+    if (!read.ok) {
+      omitted.push({ path: p.path, reason: read.rule === 'max_size' ? 'too_large' : 'unreadable' });
+      continue;
+    }
+    if (read.bytes.subarray(0, BINARY_SNIFF).includes(0)) {
+      omitted.push({ path: p.path, reason: 'binary' });
+      continue;
+    }
+    const bytes = read.bytes.length;
+    const content = read.bytes.toString('utf8');
     const tokens = tok.count(block(p.path, content));
     if (total + tokens > max) {
       omitted.push({ path: p.path, reason: 'budget' });

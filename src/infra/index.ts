@@ -40,7 +40,17 @@ export {
   isInside,
   type NormalizedPath,
   normalizeRelPath,
+  realpathDeepest,
   realpathOrUndefined,
   resolveInside,
   toRootRelative,
 } from './paths.js';
+export {
+  type BoundedRead,
+  type BoundedReadOptions,
+  type ReadRefusal,
+  readFileBounded,
+  resolveReal,
+  tryReadFileBounded,
+  writeFileUnder,
+} from './safe-fs.js';

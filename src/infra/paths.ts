@@ -1,5 +1,5 @@
 import { lstatSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export interface NormalizedPath {
   /**
@@ -37,9 +37,26 @@ export function isInside(parent: string, child: string): boolean {
 /** Real path of `p`, or undefined when it does not exist. */
 export function realpathOrUndefined(p: string): string | undefined {
   try {
-    return realpathSync(p);
+    // One realpath(3) call instead of an lstat per component.
+    return realpathSync.native(p);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The real path of `p`: the realpath of its deepest existing ancestor with the rest appended, so a path that
+ * does not exist yet is judged by where it would be created. Undefined when a dangling symlink lies on the way
+ * (its target cannot be checked).
+ */
+export function realpathDeepest(p: string): string | undefined {
+  const tail: string[] = [];
+  for (let cur = resolve(p); ; cur = dirname(cur)) {
+    const real = realpathOrUndefined(cur);
+    if (real) return tail.length === 0 ? real : join(real, ...tail.reverse());
+    if (isSymlink(cur)) return undefined;
+    if (dirname(cur) === cur) return undefined;
+    tail.push(basename(cur));
   }
 }
 
@@ -47,7 +64,7 @@ export function realpathOrUndefined(p: string): string | undefined {
  * Resolves `rel` under `root` and checks it stays inside, through symlinks too: for a path that does not
  * exist yet, its nearest existing ancestor is checked, so a symlinked parent cannot lead a write outside,
  * and a dangling symlink on the way is refused since its target cannot be checked.
- * Returns the absolute path, or undefined when it escapes.
+ * Returns the absolute (lexical) path, or undefined when it escapes. See safe-fs `resolveReal` for the real path.
  */
 export function resolveInside(root: string, rel: string): string | undefined {
   const n = normalizeRelPath(rel);
@@ -55,12 +72,8 @@ export function resolveInside(root: string, rel: string): string | undefined {
   const abs = n.path === '.' ? resolve(root) : resolve(root, n.path);
   const realRoot = realpathOrUndefined(root);
   if (!realRoot) return abs;
-  for (let p = abs; ; p = dirname(p)) {
-    const real = realpathOrUndefined(p);
-    if (real) return isInside(realRoot, real) ? abs : undefined;
-    if (isSymlink(p)) return undefined;
-    if (dirname(p) === p) return abs;
-  }
+  const real = realpathDeepest(abs);
+  return real !== undefined && isInside(realRoot, real) ? abs : undefined;
 }
 
 function isSymlink(p: string): boolean {

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import * as z from 'zod';
 
 export const STATE_BACKENDS = ['local', 'http', 'dynamodb', 'mongodb', 'memory'] as const;
@@ -134,6 +135,12 @@ export const WorkspaceConfigSchema = z.strictObject({
     .min(1)
     .default('_campaigns/')
     .describe('Campaigns folder at the manifest root (env HUB_WORKSPACE_CAMPAIGNS_PATH); basename reserved.'),
+  allowed_outside_paths: z
+    .array(z.string().min(1).refine(isAbsolute, 'must be an absolute path'))
+    .default(() => [])
+    .describe(
+      'Absolute folders outside the manifest folder where repositories may live (env HUB_ALLOWED_OUTSIDE_PATHS adds more). Only the user config, --appconfig or the environment may set it, never a hub.config.yaml found in the workspace.',
+    ),
 });
 
 const ProviderSchema = z.strictObject({

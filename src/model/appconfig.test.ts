@@ -56,6 +56,7 @@ describe('defaults', () => {
         ui_ignore_hidden: true,
         worktrees_path: '.worktrees/',
         campaigns_path: '_campaigns/',
+        allowed_outside_paths: [],
       },
       config: { editor: 'code' },
       providers: {},
@@ -103,14 +104,14 @@ describe('lookup chain', () => {
       join(user, 'config.yaml'),
     ];
     files.forEach((f, i) => {
-      writeFileSync(f, `config:\n  editor: editor-${i}\n`);
+      writeFileSync(f, `api_version: v-${i}\n`);
     });
     const sources = ['workspace', 'workspace', 'user', 'user'];
     for (let i = 0; i < files.length; i++) {
       const r = loadAppConfig({ cwd: ws, env: {}, userConfigDir: user });
       expect(r.path).toBe(files[i]);
       expect(r.source).toBe(sources[i]);
-      expect(r.config.config.editor).toBe(`editor-${i}`);
+      expect(r.config.api_version).toBe(`v-${i}`);
       rmSync(files[i]!);
     }
     expect(locateAppConfig({ cwd: ws, userConfigDir: user })).toEqual({ source: 'default' });
@@ -191,14 +192,11 @@ describe('validation', () => {
 
   it('normalizes legacy version and default_profile', () => {
     const ws = tmp();
-    writeFileSync(
-      join(ws, 'hub.config.yaml'),
-      'version: 2\ndefault_profile: reviewer\nconfig:\n  editor: vim\n',
-    );
+    writeFileSync(join(ws, 'hub.config.yaml'), 'version: 2\ndefault_profile: reviewer\napi_version: v9\n');
     const r = loadAppConfig({ cwd: ws, env: {}, userConfigDir: ws });
     expect(r.config.agents.default_profile).toBe('reviewer');
-    expect(r.config.config.editor).toBe('vim');
-    expect(r.raw).toEqual({ version: 2, default_profile: 'reviewer', config: { editor: 'vim' } });
+    expect(r.config.api_version).toBe('v9');
+    expect(r.raw).toEqual({ version: 2, default_profile: 'reviewer', api_version: 'v9' });
     expect(r.legacy).toEqual([
       { path: 'version', from: 'version', to: '', line: 1 },
       { path: 'default_profile', from: 'default_profile', to: 'agents.default_profile', line: 2 },

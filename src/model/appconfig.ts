@@ -5,6 +5,12 @@ import type * as z from 'zod';
 import { NotFoundError, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
 import { type AppConfigEnv, applyAppConfigEnv } from './appconfig-env.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
+import {
+  ALLOWED_OUTSIDE_ENV,
+  applyAllowedOutsideEnv,
+  overlayTrustedKeys,
+  refuseTrustedKeys,
+} from './appconfig-trust.js';
 import { throwIssues, zodIssues } from './manifest-file.js';
 import { yaml } from './yaml-lib.js';
 import {
@@ -46,6 +52,13 @@ export interface LoadedAppConfig extends AppConfigLocation {
   legacy: AppConfigLegacy[];
   /** Names of the HUB_* variables that took effect. */
   overrides: string[];
+  /**
+   * False for a hub.config.yaml found in the workspace (it came with the workspace); such a file may not set the
+   * trusted-only keys (appconfig-trust.ts), which then come from the user config.
+   */
+  trusted: boolean;
+  /** The user config the trusted-only keys were taken from, when a workspace config is in effect. */
+  trustedKeysFrom?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -86,11 +99,8 @@ export function locateAppConfig(opts: {
     const p = join(root, name);
     if (isFile(p)) return { path: p, source: 'workspace' };
   }
-  for (const name of USER_APPCONFIG_FILENAMES) {
-    const p = resolve(opts.cwd, opts.userConfigDir, name);
-    if (isFile(p)) return { path: p, source: 'user' };
-  }
-  return { source: 'default' };
+  const user = userAppConfigPath(opts.cwd, opts.userConfigDir);
+  return user ? { path: user, source: 'user' } : { source: 'default' };
 }
 
 /** Defaults of the shared-state ids: org `_`, workspace the first 16 hex chars of sha256(absolute root). */
@@ -229,14 +239,49 @@ export function loadAppConfig(opts: {
   let raw: Obj = {};
   let data: Obj = {};
   let legacy: AppConfigLegacy[] = [];
+  let trustedKeysFrom: string | undefined;
   if (loc.path) {
     const read = readAppConfigData(readUtf8File(loc.path, APPCONFIG_WHAT), loc.path);
     ({ raw, data, legacy } = read);
     // File errors first, with their lines; only then the environment on top.
     validateAppConfigData(data, read.src, loc.path);
+    if (loc.source === 'workspace') {
+      const user = userAppConfigPath(opts.cwd, userConfigDir);
+      refuseTrustedKeys(
+        data,
+        read.src,
+        loc.path,
+        user ?? resolve(opts.cwd, userConfigDir, USER_APPCONFIG_FILENAMES[0]),
+      );
+      // The workspace file hides the user config from the lookup chain; the keys only a user may set still apply.
+      if (user) {
+        const own = readAppConfigData(readUtf8File(user, APPCONFIG_WHAT), user);
+        validateAppConfigData(own.data, own.src, user);
+        overlayTrustedKeys(data, own.data);
+        trustedKeysFrom = user;
+      }
+    }
   }
   const { config, overrides } = applyAppConfigEnv(data, opts.env);
-  return { ...loc, config, raw, legacy, overrides };
+  if (applyAllowedOutsideEnv(config, opts.env)) overrides.push(ALLOWED_OUTSIDE_ENV);
+  return {
+    ...loc,
+    config,
+    raw,
+    legacy,
+    overrides,
+    trusted: loc.source !== 'workspace',
+    ...(trustedKeysFrom ? { trustedKeysFrom } : {}),
+  };
+}
+
+/** The user config file (config.yml, then config.yaml in the user config dir), when one exists. */
+function userAppConfigPath(cwd: string, userConfigDir: string): string | undefined {
+  for (const name of USER_APPCONFIG_FILENAMES) {
+    const p = resolve(cwd, userConfigDir, name);
+    if (isFile(p)) return p;
+  }
+  return undefined;
 }
 
 /** Writes config text atomically, creating the directory; keeps an existing file's mode, new files are 0600. */

@@ -14,6 +14,7 @@ export {
   type LoadedAppConfig,
   loadAppConfig,
   locateAppConfig,
+  readAppConfigData,
   saveAppConfig,
   stateBearerToken,
   stateDefaults,
@@ -22,6 +23,12 @@ export { APPCONFIG_EXAMPLE } from './appconfig-example.js';
 export { type AppConfigPatchOp, patchAppConfigText } from './appconfig-patch.js';
 export { redactAppConfig, redactSecret } from './appconfig-redact.js';
 export { type AppConfig, AppConfigSchema, STATE_BACKENDS, STATE_URL_RULE } from './appconfig-schema.js';
+export {
+  ALLOWED_OUTSIDE_ENV,
+  refuseTrustedKeys,
+  TRUSTED_ONLY_KEYS,
+  WORKSPACE_CONFIG_RULE,
+} from './appconfig-trust.js';
 export { findLegacyKeys, type LegacyRename } from './legacy.js';
 export { ManifestCache } from './manifest-cache.js';
 export { editManifestFile, ensureSeq, normalizeLegacyInDocument } from './manifest-edit.js';

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Document, LineCounter } from 'yaml';
-import { ValidationError } from '../infra/index.js';
+import { tryReadFileBounded, ValidationError } from '../infra/index.js';
 import { yaml } from './yaml-lib.js';
 
 /** Upper bounds that keep a hostile file from costing unbounded time or memory. */
@@ -57,8 +57,14 @@ export function readUtf8File(path: string, what: string): string {
       { file: path, rule: 'max_size', size, limit: YAML_LIMITS.maxBytes },
     );
   }
-  const bytes = readFileSync(path);
-  return decodeUtf8(bytes, path, what);
+  // A regular file only, and the limit counted on the bytes read: a FIFO or /dev/zero stats as 0 bytes.
+  const read = tryReadFileBounded(path, { maxBytes: YAML_LIMITS.maxBytes });
+  if (!read.ok)
+    throw new ValidationError(`${what} ${path} cannot be read: ${read.reason}`, {
+      file: path,
+      rule: read.rule,
+    });
+  return decodeUtf8(read.bytes, path, what);
 }
 
 export function decodeUtf8(bytes: Uint8Array, path: string, what: string): string {

@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import { ValidationError } from '../infra/index.js';
+import { HubError, ValidationError } from '../infra/index.js';
 import {
+  defaultUserConfigDir,
+  locateAppConfig,
   locateManifest,
   patchAppConfigText,
+  readAppConfigData,
   readUtf8File,
   redactAppConfig,
+  refuseTrustedKeys,
   saveAppConfig,
+  WORKSPACE_CONFIG_RULE,
 } from '../model/index.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
@@ -24,6 +29,8 @@ export const appconfigInfo = defineOp({
     return {
       path: app.path ?? null,
       source: app.source,
+      trusted: app.trusted,
+      trusted_keys_from: app.trustedKeysFrom ?? null,
       overrides: app.overrides,
       legacy: app.legacy,
       config: redactAppConfig(app.config),
@@ -32,7 +39,7 @@ export const appconfigInfo = defineOp({
   cli: {
     command: 'appconfig info',
     human: (r) =>
-      `${keyValues({ path: r.path ?? '(bundled defaults)', source: r.source, overrides: r.overrides })}\n${JSON.stringify(r.config, null, 2)}`,
+      `${keyValues({ path: r.path ?? '(bundled defaults)', source: r.source, trusted: r.trusted, overrides: r.overrides })}\n${JSON.stringify(r.config, null, 2)}`,
   },
   http: [{ method: 'GET', route: '/v3/config/appconfig', input: 'none' }],
 });
@@ -49,7 +56,9 @@ export const appconfigValidate = defineOp({
       const app = ctx.appConfig();
       return { valid: true, path: app.path ?? null, source: app.source, problems: [] as unknown[] };
     } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
+      // A workspace config setting a trusted-only key is refused on load; here it is a problem like any other.
+      if (!(err instanceof HubError)) throw err;
+      if (!(err instanceof ValidationError) && err.details?.rule !== WORKSPACE_CONFIG_RULE) throw err;
       const issues = (err.details?.issues as unknown[] | undefined) ?? [
         { path: '(file)', message: err.message, rule: err.details?.rule ?? 'invalid' },
       ];
@@ -87,23 +96,22 @@ export const appconfigPatch = defineOp({
     if (input.op === 'set' && input.value === undefined) {
       throw new ValidationError('value is required with --op set', { field: 'value', rule: 'required' });
     }
-    const loc = ctx.appConfig();
-    let target = loc.path;
-    if (!target || loc.source === 'default') {
-      let root = ctx.cwd;
-      try {
-        root = dirname(locateManifest(ctx.cwd, ctx.definition));
-      } catch {
-        // no manifest: the working directory
-      }
-      target = join(root, 'hub.config.yaml');
-    }
+    // Located, not loaded: a file the load refuses (a workspace config with a trusted-only key) can still be fixed.
+    const root = manifestRootOr(ctx);
+    const userConfigDir = defaultUserConfigDir(ctx.env);
+    const loc = locateAppConfig({ cwd: ctx.cwd, manifestRoot: root, explicit: ctx.appconfig, userConfigDir });
+    const target = loc.path ?? join(root, 'hub.config.yaml');
+    const inWorkspace = loc.source === 'workspace' || loc.source === 'default';
     const before = existsSync(target) ? readUtf8File(target, 'application config') : '';
     const { text, config } = patchAppConfigText(
       before,
       [{ op: input.op, path: input.path, value: input.value }],
       target,
     );
+    if (inWorkspace) {
+      const after = readAppConfigData(text, target);
+      refuseTrustedKeys(after.data, after.src, target, join(userConfigDir, 'config.yml'));
+    }
     if (input.save) saveAppConfig(target, text);
     return {
       path: target,
@@ -118,3 +126,12 @@ export const appconfigPatch = defineOp({
     human: (r) => (r.saved ? `saved ${r.path}` : `${r.text}\n(preview: pass --save to write ${r.path})`),
   },
 });
+
+function manifestRootOr(ctx: { cwd: string; definition?: string }): string {
+  try {
+    return dirname(locateManifest(ctx.cwd, ctx.definition));
+  } catch {
+    // no manifest: the working directory
+    return ctx.cwd;
+  }
+}

@@ -16,7 +16,7 @@ import {
 import { RefusedError } from '../infra/index.js';
 import { keyValues, table } from './format.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
-import { checkScope, scopeFields } from './scope.js';
+import { checkScope, readableRepos, scopeFields } from './scope.js';
 
 type View = Record<string, unknown>;
 
@@ -147,8 +147,10 @@ export const componentDetect = defineOp({
   handler: (ctx, input): { candidates: Candidate[]; applied: boolean; written: string[] } => {
     const { catalog } = ctx.workspace();
     checkScope(catalog, input.project, input.repo);
-    const repos = catalog.reposMatching(input.project, input.repo);
-    const candidates = repos.flatMap((r) => detectInRepo(catalog, r));
+    // A repository outside the workspace is not scanned (refused when named with --repo).
+    const readable = readableRepos(catalog, ctx.checkouts(), input.project, input.repo).repos;
+    const repos = readable.map((r) => r.repo);
+    const candidates = readable.flatMap((r) => (r.present ? detectInRepo(catalog, r.repo, r.root) : []));
     const written: string[] = [];
     if (input.apply) {
       for (const repo of repos) {
@@ -200,7 +202,7 @@ export const componentInit = defineOp({
   attributes: WRITES,
   handler: (ctx, input) => {
     const { catalog } = ctx.workspace();
-    const { repo, draft, problem } = draftComponent(catalog, input);
+    const { repo, draft, problem } = draftComponent(catalog, input, ctx.checkouts());
     if (input.apply) {
       if (repo.kind === 'application') {
         throw new RefusedError('cannot apply to an application manifest with no workspace repos', {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { scopeMiss } from '../catalog/index.js';
@@ -30,7 +29,7 @@ import { NotFoundError, sha256Hex } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
-import { cacheDir } from './load-workspace.js';
+import { cacheDir, readManifestBytes } from './load-workspace.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
 
@@ -64,10 +63,11 @@ function packDeps(ctx: OpContext): PackDeps {
     cache: openCommitCache(dir ? join(dir, 'commit-meta.json') : undefined),
     // Only a digest (tier 2) compares manifests: other packs never read the file again.
     manifestHash: () => {
-      manifestHash ??= sha256Hex(readFileSync(ws.file.path));
+      manifestHash ??= sha256Hex(readManifestBytes(ws.file.path));
       return manifestHash;
     },
     counter: loadTokenCounter(),
+    checkouts: ctx.checkouts(),
   };
 }
 
@@ -159,7 +159,11 @@ export const repoCard = defineOp({
       throw new NotFoundError(miss.message, miss.details);
     }
     const deps = packDeps(ctx);
-    const card = await buildRepoCard(catalog, repo, { now: deps.now, cache: deps.cache });
+    const card = await buildRepoCard(catalog, repo, {
+      now: deps.now,
+      cache: deps.cache,
+      checkouts: deps.checkouts,
+    });
     deps.cache.save();
     const out = { ...card, token_estimate: 0 };
     stampTokens(await deps.counter, out);
@@ -340,13 +344,18 @@ export const contextRepomix = defineOp({
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input): Promise<Snapshot> =>
-    buildSnapshot(ctx.workspace().catalog, loadTokenCounter(), {
-      profile: input.profile,
-      project: input.project,
-      repo: input.repo,
-      component: input.component,
-      maxTokens: input.max_tokens,
-    }),
+    buildSnapshot(
+      ctx.workspace().catalog,
+      loadTokenCounter(),
+      {
+        profile: input.profile,
+        project: input.project,
+        repo: input.repo,
+        component: input.component,
+        maxTokens: input.max_tokens,
+      },
+      ctx.checkouts(),
+    ),
   cli: { command: 'context repomix', human: (s) => s.text },
   http: [{ method: 'GET', route: '/v3/ops/context/repomix', input: 'query' }],
 });

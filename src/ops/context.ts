@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog/index.js';
+import type { Catalog, Checkouts } from '../catalog/index.js';
 import type { LoadedAppConfig, ManifestFile } from '../model/index.js';
 import type { DocumentStore, StoreInfo } from '../state/index.js';
 
@@ -32,6 +32,11 @@ export interface OpContext {
   store(): { store: DocumentStore; info: StoreInfo };
   /** Root of the workspace: the manifest's directory, else the working directory. */
   root(): string;
+  /**
+   * The judge of repository checkouts for this request: inside the manifest's folder on the real path, or in a
+   * folder the user's own config allows (workspace.allowed_outside_paths, HUB_ALLOWED_OUTSIDE_PATHS).
+   */
+  checkouts(): Checkouts;
   /** Forgets the loaded workspace after a write, so the next read sees the new file. */
   invalidate(): void;
 }

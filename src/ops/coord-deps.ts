@@ -1,7 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CoordDeps } from '../coord/index.js';
-import { isInside, ValidationError } from '../infra/index.js';
+import { readFileBounded } from '../infra/index.js';
 import type { OpContext } from './context.js';
 
 /** The coordination ports of a context: its store, `state.conflict_retries` and its clock. */
@@ -10,39 +9,23 @@ export function coordDeps(ctx: OpContext): CoordDeps {
   return { store, retries: info.conflict_retries, now: () => ctx.now() };
 }
 
-const MAX_NOTES_FILE = 1024 * 1024;
+export const MAX_NOTES_FILE = 1024 * 1024;
 
 /**
- * Reads a `--notes-file`. On the CLI (the only surface with standard input) any path the user can read is fine;
- * over MCP and HTTP the file must lie inside the workspace, so a remote caller cannot read arbitrary files.
+ * Reads a `--notes-file`: only a regular file (never a FIFO, device or socket), at most 1 MiB counted on the bytes
+ * read. On the CLI (the only surface with standard input) the user named the path and may read what they can
+ * read, through symlinks too; over MCP and HTTP the file's real path must lie inside the workspace, so a remote
+ * caller cannot read arbitrary files through a symlink planted in a repository.
  */
 export function readNotesFile(ctx: OpContext, path: string): string {
   const abs = resolve(ctx.cwd, path);
-  if (!ctx.readStdin && !isInside(resolve(ctx.root()), abs)) {
-    throw new ValidationError(`notes_file: '${path}' is outside the workspace`, {
-      field: 'notes_file',
-      value: path,
-      rule: 'inside_workspace',
-    });
-  }
-  try {
-    const size = statSync(abs).size;
-    if (size > MAX_NOTES_FILE)
-      throw new ValidationError(`notes_file: '${path}' is ${size} bytes; the limit is 1 MiB`, {
-        field: 'notes_file',
-        value: path,
-        rule: 'max_size',
-      });
-    return readFileSync(abs, 'utf8');
-  } catch (err) {
-    if (err instanceof ValidationError) throw err;
-    throw new ValidationError(
-      `notes_file: cannot read '${path}' (${(err as NodeJS.ErrnoException).code ?? err})`,
-      {
-        field: 'notes_file',
-        value: path,
-        rule: 'readable',
-      },
-    );
-  }
+  const bytes = readFileBounded(abs, {
+    maxBytes: MAX_NOTES_FILE,
+    root: ctx.readStdin ? undefined : ctx.root(),
+    rootName: 'the workspace',
+    insideRule: 'inside_workspace',
+    field: 'notes_file',
+    shown: path,
+  });
+  return bytes.toString('utf8');
 }

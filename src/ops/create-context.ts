@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { Checkouts } from '../catalog/index.js';
 import {
   type AppConfig,
   type LoadedAppConfig,
@@ -59,6 +60,7 @@ export function createContext(init: ContextInit): OpContext {
   let ws: Workspace | undefined;
   let app: LoadedAppConfig | undefined;
   let opened: { store: DocumentStore; info: StoreInfo } | undefined;
+  let checkouts: Checkouts | undefined;
   const manifestRoot = (): string | undefined => {
     try {
       return dirname(locateManifest(init.cwd, init.definition));
@@ -90,6 +92,11 @@ export function createContext(init: ContextInit): OpContext {
     },
     root() {
       return manifestRoot() ?? init.cwd;
+    },
+    checkouts() {
+      // The allowed folders come from the loaded config, whose trusted-only keys never come from the workspace.
+      checkouts ??= new Checkouts(this.root(), () => this.appConfig().config.workspace.allowed_outside_paths);
+      return checkouts;
     },
     store() {
       if (!opened) {

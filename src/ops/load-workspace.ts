@@ -1,8 +1,8 @@
-import { readFileSync, type Stats, statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { Catalog, validateCatalog } from '../catalog/index.js';
-import { sha256Hex, ValidationError } from '../infra/index.js';
+import { readFileBounded, sha256Hex, ValidationError } from '../infra/index.js';
 import {
   decodeUtf8,
   type LegacyRename,
@@ -39,7 +39,7 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
   let bytes: Buffer | undefined;
   let hash: string | undefined;
   const hashOf = () => {
-    bytes ??= readFileSync(path);
+    bytes ??= readManifestBytes(path);
     hash ??= sha256Hex(bytes);
     return hash;
   };
@@ -90,4 +90,13 @@ function checkedStat(path: string): Stats {
     );
   }
   return st;
+}
+
+/**
+ * The manifest's bytes: a regular file only (a `.hub.yml` that is a FIFO or a symlink to /dev/zero is refused at
+ * once), at most the YAML size limit counted on the bytes read. Symlinks are followed: the manifest was named by
+ * the user or found where they work.
+ */
+export function readManifestBytes(path: string): Buffer {
+  return readFileBounded(path, { maxBytes: YAML_LIMITS.maxBytes, field: 'manifest' });
 }

@@ -1,4 +1,4 @@
-import { Catalog, type Problem, validateCatalog } from '../catalog/index.js';
+import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
 import { readManifestFile } from '../model/index.js';
 import type { OpContext } from './context.js';
@@ -40,10 +40,25 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
   try {
     reserved = reservedProjectNames(ctx.appConfig().config);
   } catch (err) {
-    problems.push({ path: '(application config)', rule: 'appconfig', message: (err as Error).message });
+    const rule = (err as { details?: { rule?: unknown } }).details?.rule;
+    problems.push({
+      path: '(application config)',
+      rule: typeof rule === 'string' ? rule : 'appconfig',
+      message: (err as Error).message,
+    });
   }
+  // An application config that does not load is reported above; its allowed folders then count as none.
+  const allowed = () => {
+    try {
+      return ctx.appConfig().config.workspace.allowed_outside_paths;
+    } catch {
+      return [];
+    }
+  };
+  const checkouts = new Checkouts(file.root, allowed);
   // No spread: a manifest may yield hundreds of thousands of problems, more than the stack holds as arguments.
-  for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved })) problems.push(p);
+  for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved, checkouts }))
+    problems.push(p);
   return {
     valid: problems.length === 0,
     file: path,

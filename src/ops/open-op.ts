@@ -14,7 +14,7 @@ export const repoOpen = defineOp({
   gate: 'active',
   attributes: { readOnly: false, idempotent: true, destructive: false },
   handler: async (ctx, input) => {
-    const { repo, real } = managedRepoAt(ctx.workspace().catalog, input.path);
+    const { repo, real } = managedRepoAt(ctx.workspace().catalog, input.path, ctx.checkouts());
     const run = await launchEditor(ctx.appConfig().config.config.editor, real, ctx.env);
     return { opened: true, repository: repo.id, path: real, editor: run.command, args: run.args };
   },

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type Catalog, scopeMiss } from '../catalog/index.js';
+import { type Catalog, type CatalogRepo, type Checkouts, scopeMiss } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
 
 /** The `--project` / `--repo` pair most operations accept. */
@@ -15,4 +15,34 @@ export function checkScope(catalog: Catalog, project?: string, repo?: string): v
     const miss = scopeMiss(catalog, project, repo);
     throw new ValidationError(miss.message, miss.details);
   }
+}
+
+/** A repository a reader may look into: its real directory when present, else its declared root. */
+export interface ReadableRepo {
+  repo: CatalogRepo;
+  root: string;
+  present: boolean;
+}
+
+/**
+ * The repositories in scope a reader may look into, and the ids it must skip because they lie outside the
+ * workspace. A scope that names repositories (--repo) refuses an outside one outright, with the rule.
+ */
+export function readableRepos(
+  catalog: Catalog,
+  checkouts: Checkouts,
+  project?: string,
+  repo?: string,
+): { repos: ReadableRepo[]; refused: string[] } {
+  const repos: ReadableRepo[] = [];
+  const refused: string[] = [];
+  for (const r of catalog.reposMatching(project, repo)) {
+    const c = checkouts.of(r);
+    if (c.state === 'outside') {
+      if (repo) throw c.error;
+      refused.push(r.id);
+    } else
+      repos.push({ repo: r, root: c.state === 'present' ? c.dir : r.root, present: c.state === 'present' });
+  }
+  return { repos, refused };
 }

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import * as z from 'zod';
+import { gitRefs } from '../catalog/index.js';
 import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/index.js';
 import { sha256Hex } from '../infra/index.js';
 import type { OpContext } from './context.js';
+import { readManifestBytes } from './load-workspace.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope } from './scope.js';
 
@@ -20,9 +21,10 @@ function reposFor(
     .reposMatching(project, repo)
     .filter((r) => r.kind === 'workspace' || r.kind === 'application');
   return {
-    repos: all.slice(0, DIGEST_REPO_LIMIT).map((r) => ({ id: r.id, root: r.root })),
+    // A repository outside the workspace is never read (its git state included).
+    repos: gitRefs(ctx.checkouts(), all.slice(0, DIGEST_REPO_LIMIT)),
     truncated: all.length > DIGEST_REPO_LIMIT,
-    manifestHash: sha256Hex(readFileSync(ws.file.path)),
+    manifestHash: sha256Hex(readManifestBytes(ws.file.path)),
   };
 }
 

@@ -19,7 +19,7 @@ import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
 import { reservedProjectNames } from './reserved-names.js';
-import { checkScope, scopeFields } from './scope.js';
+import { checkScope, readableRepos, scopeFields } from './scope.js';
 
 // Plain booleans: the CLI derives flags from them and the HTTP surface coerces query strings by field kind.
 const flag = (description: string, fallback: boolean) => z.boolean().default(fallback).describe(description);
@@ -52,12 +52,14 @@ export const workspaceSummary = defineOp({
       if (e?.code === 'validation') return inactiveSummary('inactive_invalid_config', e.message);
       throw err;
     }
+    const checkouts = ctx.checkouts();
     const health = await workspaceHealth(ws.catalog, {
       repos: ws.catalog.repos,
       git: false,
       reservedNames: reservedNamesOf(ctx),
+      checkouts,
     });
-    return readinessSummary(ws.catalog, health);
+    return readinessSummary(ws.catalog, health, checkouts);
   },
   cli: {
     command: 'workspace summary',
@@ -100,6 +102,7 @@ export const workspaceHealthOp = defineOp({
       limit: input.limit,
       manifestRules: !input.project && !input.repo,
       reservedNames: reservedNamesOf(ctx),
+      checkouts: ctx.checkouts(),
     });
   },
   cli: {
@@ -141,6 +144,7 @@ export const workspaceListOp = defineOp({
       offset: input.offset,
       limit: input.limit,
       includeWorkspace: input.include_workspace,
+      checkouts: ctx.checkouts(),
     });
   },
   cli: {
@@ -198,15 +202,17 @@ export const workspaceGrep = defineOp({
   }),
   gate: 'active',
   attributes: READ_ONLY,
-  handler: (ctx, input): Promise<GrepResult> => {
+  handler: async (ctx, input): Promise<GrepResult & { repos_refused: string[] }> => {
     if (input.query && input.q && input.query !== input.q)
       throw new ValidationError('query and q differ; pass one of them', { field: 'q', rule: 'one_of' });
     const query = input.query ?? input.q;
     if (!query) throw new ValidationError('query is required (or q)', { field: 'query', rule: 'required' });
     const { catalog } = ctx.workspace();
     checkScope(catalog, input.project, input.repo);
-    const targets = catalog.reposMatching(input.project, input.repo).map((r) => ({ id: r.id, root: r.root }));
-    return grepRepos(targets, {
+    // Repositories outside the workspace are never searched: listed as refused, or refused when named.
+    const { repos, refused } = readableRepos(catalog, ctx.checkouts(), input.project, input.repo);
+    const targets = repos.map((r) => ({ id: r.repo.id, root: r.root }));
+    const result = await grepRepos(targets, {
       query,
       regex: input.regex,
       ignoreCase: input.ignore_case,
@@ -214,6 +220,7 @@ export const workspaceGrep = defineOp({
       backend: ctx.env.HUB_GREP_BACKEND,
       path: ctx.env.PATH,
     });
+    return { ...result, repos_refused: refused };
   },
   cli: {
     command: 'workspace grep',

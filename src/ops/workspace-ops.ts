@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
@@ -26,6 +25,8 @@ export const workspaceRepoList = defineOp({
     const all = catalog.reposMatching(input.project, input.repo);
     const offset = input.offset ?? 0;
     const page = all.slice(offset, input.limit ? offset + input.limit : undefined);
+    // A repository outside the workspace is not present as far as hub is concerned (health says why).
+    const checkouts = ctx.checkouts();
     return {
       total: all.length,
       offset,
@@ -35,7 +36,7 @@ export const workspaceRepoList = defineOp({
         repo: r.name,
         path: r.root,
         url: r.url ?? null,
-        exists: existsSync(r.root),
+        exists: checkouts.of(r).state === 'present',
         tags: r.tags,
         components: catalog.componentsByRepo.get(r.id)?.length ?? 0,
       })),

@@ -1,7 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
-import { childProcess, ValidationError } from '../infra/index.js';
+import { childProcess, tryReadFileBounded, ValidationError } from '../infra/index.js';
 import { EXCLUDED_DIRS, walkFiles } from './walk.js';
 
 export const GREP_BACKENDS = ['auto', 'ripgrep', 'builtin'] as const;
@@ -177,13 +177,10 @@ function builtin(
   const needle = Buffer.from(query, 'utf8');
   for (const t of targets) {
     for (const f of walkFiles(t.root)) {
-      let buf: Buffer;
-      try {
-        if (statSync(f.abs).size > GREP_MAX_FILESIZE) continue;
-        buf = readFileSync(f.abs);
-      } catch {
-        continue;
-      }
+      // A regular file under the repository's root only, at most GREP_MAX_FILESIZE bytes actually read.
+      const read = tryReadFileBounded(f.abs, { maxBytes: GREP_MAX_FILESIZE, root: t.root });
+      if (!read.ok) continue;
+      const buf = read.bytes;
       // Fast reject on the bytes before decoding; the regex path has no byte form.
       if (!re && buf.indexOf(needle) === -1) continue;
       if (buf.includes(0)) continue;

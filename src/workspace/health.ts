@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Catalog, type CatalogRepo, validateCatalog } from '../catalog/index.js';
+import {
+  type Catalog,
+  type CatalogRepo,
+  type Checkouts,
+  checkoutsOf,
+  REPO_OUTSIDE_RULE,
+  validateCatalog,
+} from '../catalog/index.js';
 import { mapLimit } from '../infra/index.js';
 import { repoGitState } from './git-state.js';
 
@@ -39,14 +46,19 @@ export interface HealthOptions {
   manifestRules?: boolean;
   /** Reserved project names (from the application config), checked as `config validate` does. */
   reservedNames?: string[];
+  /** Judge of checkouts; a repository outside the workspace is a critical finding and is never looked into. */
+  checkouts?: Checkouts;
 }
 
 export const HEALTH_FINDINGS_LIMIT = 200;
 const RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
-async function repoFindings(repo: CatalogRepo, git: boolean): Promise<HealthFinding[]> {
+async function repoFindings(repo: CatalogRepo, git: boolean, checkouts: Checkouts): Promise<HealthFinding[]> {
   const at = { repository: repo.id };
-  if (!existsSync(repo.root)) {
+  const c = checkouts.of(repo);
+  if (c.state === 'outside')
+    return [{ severity: 'critical', code: REPO_OUTSIDE_RULE, ...at, message: c.error.message }];
+  if (c.state === 'missing') {
     return repo.path
       ? [
           {
@@ -66,7 +78,7 @@ async function repoFindings(repo: CatalogRepo, git: boolean): Promise<HealthFind
         ];
   }
   if (repo.kind === 'application') return [];
-  if (!existsSync(join(repo.root, '.git')))
+  if (!existsSync(join(c.dir, '.git')))
     return [
       {
         severity: 'critical',
@@ -76,7 +88,7 @@ async function repoFindings(repo: CatalogRepo, git: boolean): Promise<HealthFind
       },
     ];
   if (!git) return [];
-  const s = await repoGitState(repo.root, { headTime: false });
+  const s = await repoGitState(c.dir, { headTime: false });
   const out: HealthFinding[] = [];
   if (s.error) out.push({ severity: 'critical', code: 'git_error', ...at, message: s.error });
   else if (!s.head) out.push({ severity: 'warning', code: 'no_commits', ...at, message: 'no commits yet' });
@@ -117,8 +129,15 @@ async function repoFindings(repo: CatalogRepo, git: boolean): Promise<HealthFind
  */
 export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Promise<HealthReport> {
   const findings: HealthFinding[] = [];
+  const checkouts = opts.checkouts ?? checkoutsOf(catalog);
   if (opts.manifestRules !== false) {
-    for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: opts.reservedNames })) {
+    for (const p of validateCatalog(catalog, {
+      filesystem: true,
+      reservedNames: opts.reservedNames,
+      checkouts,
+    })) {
+      // Reported per repository below, as critical.
+      if (p.rule === REPO_OUTSIDE_RULE) continue;
       findings.push({
         severity: 'warning',
         code: `manifest_${p.rule}`,
@@ -126,7 +145,7 @@ export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Pr
       });
     }
   }
-  const per = await mapLimit(opts.repos, opts.concurrency ?? 8, (r) => repoFindings(r, opts.git));
+  const per = await mapLimit(opts.repos, opts.concurrency ?? 8, (r) => repoFindings(r, opts.git, checkouts));
   for (const list of per) findings.push(...list);
   findings.sort((a, b) => RANK[a.severity] - RANK[b.severity]);
   const counts: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, type Checkouts, checkoutsOf } from '../catalog/index.js';
 
 export const LIST_DEFAULT_LIMIT = 80;
 export const LIST_MAX_LIMIT = 5000;
@@ -37,6 +36,8 @@ export interface ListOptions {
   offset?: number;
   limit?: number;
   includeWorkspace?: boolean;
+  /** Judge of checkouts: a repository outside the workspace is listed as not present. */
+  checkouts?: Checkouts;
 }
 
 /** A paged index of the workspace: projects in scope, one page of repositories, the workspace on request. */
@@ -48,6 +49,7 @@ export function workspaceList(catalog: Catalog, opts: ListOptions = {}): Workspa
   const end = offset + page.length;
   const root = catalog.file.root;
   const m = catalog.file.manifest;
+  const checkouts = opts.checkouts ?? checkoutsOf(catalog);
   const declared = new Map((m.workspace?.projects ?? []).map((p) => [p.name, p]));
   const counts = new Map<string, number>();
   for (const r of all) counts.set(r.project, (counts.get(r.project) ?? 0) + 1);
@@ -63,7 +65,7 @@ export function workspaceList(catalog: Catalog, opts: ListOptions = {}): Workspa
       repo_count: n,
     })),
     repos: page.map((r) => {
-      const exists = existsSync(r.root);
+      const exists = checkouts.of(r).state === 'present';
       return {
         id: r.id,
         project: r.project,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { Catalog, CatalogRepo } from '../catalog/index.js';
+import { type Catalog, type CatalogRepo, type Checkouts, checkoutsOf } from '../catalog/index.js';
 import {
   childProcess,
   HubError,
@@ -12,9 +12,14 @@ import {
 /**
  * The managed repository whose checkout is exactly `path`, compared by real path (so `..`, symlinks and a
  * trailing slash cannot smuggle in another directory). Anything else is refused: a relative path (400), a path
- * that does not exist on disk, or one that is not the root of a repository of the manifest (403).
+ * that does not exist on disk, one that is not the root of a repository of the manifest, or a repository that
+ * lies outside the workspace without the user's leave (403).
  */
-export function managedRepoAt(catalog: Catalog, path: string): { repo: CatalogRepo; real: string } {
+export function managedRepoAt(
+  catalog: Catalog,
+  path: string,
+  checkouts: Checkouts = checkoutsOf(catalog),
+): { repo: CatalogRepo; real: string } {
   if (!isAbsolute(path))
     throw new ValidationError(`path: '${path}' is not absolute; pass the absolute path of a repository`, {
       field: 'path',
@@ -29,7 +34,9 @@ export function managedRepoAt(catalog: Catalog, path: string): { repo: CatalogRe
       rule: 'exists_on_disk',
     });
   for (const repo of catalog.repos) {
-    if (realpathOrUndefined(repo.root) === real) return { repo, real };
+    if (realpathOrUndefined(repo.root) !== real) continue;
+    checkouts.refuseOutside(repo);
+    return { repo, real };
   }
   throw new RefusedError(`cannot open '${path}': it is not a managed repository of this workspace`, {
     field: 'path',

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Catalog } from '../catalog/index.js';
+import { type Catalog, type Checkouts, checkoutsOf } from '../catalog/index.js';
 import type { HealthReport } from './health.js';
 
 export type GateState = 'active' | 'inactive_missing_config' | 'inactive_invalid_config';
@@ -70,11 +70,21 @@ export function inactiveSummary(gate: Exclude<GateState, 'active'>, reason: stri
  * `health`, critical and warning deduct), and agent surfaces (agent_instructions at any scope, AGENTS.md,
  * llms.txt: a third of the dimension each, averaged over the present repositories).
  */
-export function readinessSummary(catalog: Catalog, health: HealthReport): ReadinessSummary {
+export function readinessSummary(
+  catalog: Catalog,
+  health: HealthReport,
+  checkouts: Checkouts = checkoutsOf(catalog),
+): ReadinessSummary {
   const m = catalog.file.manifest;
   const repos = catalog.repos;
-  const present = repos.filter((r) => existsSync(r.root));
-  const missing = repos.filter((r) => !existsSync(r.root));
+  // A repository outside the workspace counts as not present (health reports why).
+  const places = repos.map((r) => checkouts.of(r));
+  const present = repos.flatMap((r, i) => {
+    const c = places[i]!;
+    return c.state === 'present' ? [{ ...r, root: c.dir }] : [];
+  });
+  // Not on disk; an outside one is a critical health finding instead (and never a clone suggestion).
+  const missing = repos.filter((_, i) => places[i]!.state === 'missing');
   const wsInstr = Boolean((m.workspace?.agent_instructions ?? m.agent_instructions)?.trim());
   const projInstr = new Set(
     (m.workspace?.projects ?? []).filter((p) => p.agent_instructions?.trim()).map((p) => p.name),

@@ -1,6 +1,10 @@
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { tryReadFileBounded } from '../infra/index.js';
+
+/** Largest ignore file read (.gitignore, .git/info/exclude); a bigger one is ignored as if absent. */
+const MAX_RULES_BYTES = 1024 * 1024;
 
 /**
  * Folders content search and snapshots never enter: dependencies, virtual environments, build output and tool
@@ -43,12 +47,10 @@ interface Level {
   rules: Ignore;
 }
 
-function readRules(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** An ignore file of the walk: a regular file under the walk's root (never a FIFO, a device or a link out). */
+function readRules(root: string, file: string): string | undefined {
+  const r = tryReadFileBounded(file, { maxBytes: MAX_RULES_BYTES, root });
+  return r.ok ? r.bytes.toString('utf8') : undefined;
 }
 
 /** Whether `rel` (a file, or a folder when `dir`) is ignored by the stacked .gitignore levels, git-style. */
@@ -73,7 +75,7 @@ export function* walkFiles(root: string, opts: WalkOptions = {}): Generator<Walk
   const excluded = new Set(EXCLUDED_DIRS);
   let yielded = 0;
   const rootRules = ignore();
-  const exclude = readRules(join(root, '.git', 'info', 'exclude'));
+  const exclude = readRules(root, join(root, '.git', 'info', 'exclude'));
   if (exclude) rootRules.add(exclude);
   type Frame = { abs: string; rel: string; depth: number; levels: Level[] };
   const stack: Frame[] = [{ abs: root, rel: '', depth: 0, levels: [{ base: '', rules: rootRules }] }];
@@ -87,7 +89,7 @@ export function* walkFiles(root: string, opts: WalkOptions = {}): Generator<Walk
     }
     let levels = frame.levels;
     if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-      const text = readRules(join(frame.abs, '.gitignore'));
+      const text = readRules(root, join(frame.abs, '.gitignore'));
       if (text) levels = [...levels, { base: frame.rel, rules: ignore().add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
