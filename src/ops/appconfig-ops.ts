@@ -7,6 +7,7 @@ import {
   patchAppConfigText,
   readUtf8File,
   redactAppConfig,
+  redactConfigText,
   saveAppConfig,
 } from '../model/index.js';
 import { keyValues } from './format.js';
@@ -109,7 +110,8 @@ export const appconfigPatch = defineOp({
       path: target,
       saved: Boolean(input.save),
       changed: text !== before,
-      text,
+      // What is shown: every secret of the file redacted (the file itself keeps them).
+      text: redactConfigText(text),
       config: redactAppConfig(config),
     };
   },
