@@ -108,6 +108,13 @@ describe('slow requests', () => {
     expect((await call(srv.base, 'GET', '/v3/ops/components')).status).toBe(200);
   });
 
+  it('cuts off a connection that sends nothing', async () => {
+    const silent = await open(srv.port);
+    const answer = parseAnswer(await silent.closed);
+    expect(answer.status).toBe(408);
+    expect(answer.json).toMatchObject(documented('validation'));
+  });
+
   it('cuts off headers that never end', async () => {
     const slow = await open(srv.port);
     slow.write(`GET /v3/ops/components HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\n`);
