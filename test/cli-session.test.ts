@@ -45,9 +45,10 @@ describe('sessions', () => {
     );
     expect(billing).toMatchObject({ is_git_repo: false, commit_count: 0 });
 
-    // Reading the digest does not move the boundary; advancing does.
+    // Reading the digest does not move the boundary (it has no --advance); session update --advance does.
+    expect(hub('session', 'digest', '--advance').code).toBe(2);
     expect(hub('session', 'digest', '--project', 'platform').json().repo_changes[0].commit_count).toBe(1);
-    hub('session', 'digest', '--project', 'platform', '--advance');
+    hub('session', 'update', '--project', 'platform', '--advance');
     const after = hub('session', 'digest', '--project', 'platform').json();
     expect(after.repo_changes.every((c: { commit_count: number }) => c.commit_count === 0)).toBe(true);
   });

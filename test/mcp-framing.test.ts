@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
+import { MAX_MESSAGE_BYTES } from '../src/surfaces/mcp/framing.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { serverEnv } from './mcp-client.js';
 import { HUB_BIN } from './run-hub.js';
@@ -179,5 +180,53 @@ describe('stdio framing', () => {
     expect(code).toBe(0);
     for (const line of s.lines) expect(JSON.parse(line).jsonrpc).toBe('2.0');
     expect(stderr).toContain('hub mcp: serving');
+  });
+
+  it('skips the whole body of a refused oversized frame: a message hidden inside is never run', async () => {
+    server = new RawServer();
+    server.write(ndjson(init(1)) + ndjson(initialized));
+    await server.waitFor(1);
+    const hidden = ndjson(
+      call(66, 'hub_objective_upsert', { id: 'smuggled', title: 'Hidden in a refused frame' }),
+    );
+    const declared = MAX_MESSAGE_BYTES + 1;
+    const body = Buffer.alloc(declared, 0x20);
+    body.write(`\n${hidden}`, 0);
+    body.write(hidden, 4096);
+    server.write(`Content-Length: ${declared}\r\n\r\n`);
+    // In many chunks, as a pipe delivers them.
+    for (let i = 0; i < body.length; i += 1 << 20) server.write(body.subarray(i, i + (1 << 20)));
+    server.write(ndjson(call(2, 'hub_objective_list')));
+    await server.waitFor(3);
+    expect(server.messages[1].error.code).toBe(-32700);
+    expect(server.byId(66)).toBeUndefined();
+    expect(server.byId(2).result.structuredContent.objectives).toEqual([]);
+  });
+
+  it('answers malformed request params with -32602 and a one-line message naming the field', async () => {
+    server = new RawServer();
+    server.write(ndjson(init(1)) + ndjson(initialized));
+    await server.waitFor(1);
+    const bad: Array<[number, string, Msg, string]> = [
+      [10, 'tools/call', { name: 42, arguments: {} }, 'name'],
+      [11, 'tools/call', { name: 'hub_component_list', arguments: [1, 2] }, 'arguments'],
+      [12, 'tools/call', { arguments: {} }, 'name'],
+      [13, 'tools/call', undefined, 'params'],
+      [14, 'resources/read', {}, 'uri'],
+      [15, 'prompts/get', { name: 7 }, 'name'],
+    ];
+    for (const [id, method, params] of bad)
+      server.write(ndjson({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
+    server.write(ndjson(call(2, 'hub_component_list', { project: 'storefront' })));
+    await server.waitFor(2 + bad.length);
+    for (const [id, method, , field] of bad) {
+      const err = server.byId(id).error;
+      expect(err.code, `${method} ${id}: ${err.message}`).toBe(-32602);
+      expect(err.message).not.toContain('\n');
+      expect(err.message).toContain(field);
+      expect(err.message.length).toBeLessThan(200);
+      expect(err.data).toMatchObject({ code: 'validation', details: { field: expect.any(String) } });
+    }
+    expect(server.byId(2).result.structuredContent.components.length).toBe(4);
   });
 });

@@ -39,7 +39,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'workspace.repo.list': { cli: 'workspace repo list', mcp: 'hub_workspace_repos_list' },
   'session.begin': { cli: 'session begin', mcp: 'hub_session_begin', http: 'POST /v3/ops/session/begin' },
   'session.digest': { cli: 'session digest', mcp: 'hub_session_digest', http: 'GET /v3/ops/session' },
-  'session.update': { cli: 'session update', mcp: 'hub_session_update' },
+  'session.update': { cli: 'session update', mcp: 'hub_session_update', http: 'POST /v3/ops/session' },
   'state.info': { cli: 'state info' },
   'import.repo-manifest': { cli: 'import repo-manifest' },
   'repo.resolve': { cli: 'repo resolve', http: 'GET /v1/repos/resolve' },
@@ -140,6 +140,17 @@ describe('operation registry', () => {
       for (const a of op.cli?.args ?? [])
         expect(Object.keys(op.input.shape), `${op.id} arg ${a}`).toContain(a);
     }
+  });
+
+  it('binds GET only to read-only operations, or with the inputs that write fixed off', () => {
+    // GET never changes state; test/http-get-never-writes.test.ts proves it on a real server with real state.
+    for (const op of OPERATIONS)
+      for (const b of op.http ?? []) {
+        if (b.method !== 'GET' || op.attributes.readOnly) continue;
+        expect(Object.keys(b.fixed ?? {}), `${op.id} writes but is bound to GET ${b.route}`).not.toHaveLength(
+          0,
+        );
+      }
   });
 });
 

@@ -1,5 +1,5 @@
 import { ValidationError } from '../infra/index.js';
-import { redactSecret } from './appconfig-redact.js';
+import { redactSecret, redactUrlSecrets } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import { formatPath } from './yaml-source.js';
 
@@ -52,8 +52,10 @@ export function applyAppConfigEnv(data: Obj, env: AppConfigEnv): { config: AppCo
       const path = formatPath(iss.path as Array<string | number>);
       const o = applied.find((a) => formatPath([...a.path]) === path);
       const value = o ? env[o.name]! : undefined;
-      const shown = o?.secret && value !== undefined ? redactSecret(value) : value;
-      return { variable: o?.name, path, value: shown, message: iss.message, rule: `schema.${iss.code}` };
+      const shown =
+        value === undefined ? undefined : o?.secret ? redactSecret(value) : redactUrlSecrets(value);
+      const rule = (iss as { params?: { rule?: string } }).params?.rule ?? `schema.${iss.code}`;
+      return { variable: o?.name, path, value: shown, message: iss.message, rule };
     });
     const first = issues.find((i) => i.variable) ?? issues[0]!;
     const head = first.variable ? `${first.variable}='${first.value}' (${first.path})` : first.path;

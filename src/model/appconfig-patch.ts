@@ -2,7 +2,7 @@ import type { Document } from 'yaml';
 import type * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
 import { APPCONFIG_WHAT, appConfigIssues, readAppConfigData } from './appconfig.js';
-import { isSecretKey, redactSecret } from './appconfig-redact.js';
+import { redactValueForPath } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import { throwIssues } from './manifest-file.js';
 import { yaml } from './yaml-lib.js';
@@ -56,8 +56,7 @@ function schemaAt(path: readonly string[]): z.ZodType | undefined {
 }
 
 function fail(path: string, value: string | undefined, rule: string, message: string): never {
-  const shown =
-    value === undefined ? undefined : isSecretKey(path.split('.').pop()!) ? redactSecret(value) : value;
+  const shown = value === undefined ? undefined : redactValueForPath(path, value);
   const what = shown === undefined ? path : `${path} to '${shown}'`;
   throw new ValidationError(`cannot set ${what}: ${message}`, { path, value: shown, rule });
 }
@@ -217,7 +216,7 @@ export function patchAppConfigText(
       );
       if (op) {
         const where = iss.path === op.path ? '' : `${iss.path}: `;
-        const shown = isSecretKey(op.path.split('.').pop()!) ? redactSecret(op.value!) : op.value;
+        const shown = redactValueForPath(op.path, op.value!);
         throw new ValidationError(`cannot set ${op.path} to '${shown}': ${where}${iss.message}`, {
           path: op.path,
           value: shown,

@@ -18,6 +18,24 @@ export function isHttpUrl(value: string): boolean {
 
 const StringList = z.array(z.string());
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
+const CONTROL_CHAR_RE = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A bearer token: empty (= not set), or a value a client can send in an Authorization header and compare: not
+ * blank, no control characters (a newline would split the header), no whitespace around it (headers are trimmed).
+ * Messages never include the value.
+ */
+const TokenSchema = z.string().superRefine((v, ctx) => {
+  if (v === '') return;
+  const fail = (message: string, rule: string) => ctx.addIssue({ code: 'custom', message, params: { rule } });
+  if (v.trim() === '')
+    fail('must not be blank (only whitespace): remove it or set a real token', 'not_blank');
+  else if (CONTROL_CHAR_RE.test(v))
+    fail('must not contain a control character (newline, tab, NUL...)', 'no_control_characters');
+  else if (v !== v.trim()) fail('must not start or end with whitespace', 'trimmed');
+});
+
 const DynamoDbSchema = z.strictObject({
   table: z.string().min(1).optional().describe('Table holding one item per state document.'),
   region: z.string().min(1).optional().describe('AWS region; the SDK default chain applies when absent.'),
@@ -44,8 +62,8 @@ export const StateConfigSchema = z.strictObject({
     .refine(isHttpUrl, STATE_URL_RULE)
     .optional()
     .describe('Base URL of the remote hub server for the http backend (env HUB_STATE_URL).'),
-  token: z.string().optional().describe('Bearer token for the http backend (env HUB_STATE_TOKEN).'),
-  api_key: z.string().optional().describe('Used as the bearer token when `token` is empty.'),
+  token: TokenSchema.optional().describe('Bearer token for the http backend (env HUB_STATE_TOKEN).'),
+  api_key: TokenSchema.optional().describe('Used as the bearer token when `token` is empty.'),
   conflict_retries: z
     .number()
     .int()
@@ -166,12 +184,9 @@ export const AppConfigSchema = z
     api_version: z.string().default('').describe('API version pin (env HUB_API_VERSION).'),
     server: z
       .strictObject({
-        token: z
-          .string()
-          .optional()
-          .describe(
-            'Bearer token every request must carry; required for a non-loopback bind (env HUB_SERVER_TOKEN).',
-          ),
+        token: TokenSchema.optional().describe(
+          'Bearer token every request must carry; required for a non-loopback bind (env HUB_SERVER_TOKEN).',
+        ),
         allowed_hosts: StringList.default(() => []).describe(
           'Host header values accepted besides loopback names.',
         ),

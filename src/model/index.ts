@@ -21,7 +21,14 @@ export {
 } from './appconfig.js';
 export { APPCONFIG_EXAMPLE } from './appconfig-example.js';
 export { type AppConfigPatchOp, patchAppConfigText } from './appconfig-patch.js';
-export { redactAppConfig, redactSecret } from './appconfig-redact.js';
+export {
+  isSecretKey,
+  redactAppConfig,
+  redactConfigText,
+  redactSecret,
+  redactUrlSecrets,
+  redactValueForPath,
+} from './appconfig-redact.js';
 export { type AppConfig, AppConfigSchema, STATE_BACKENDS, STATE_URL_RULE } from './appconfig-schema.js';
 export {
   ALLOWED_OUTSIDE_ENV,

@@ -10,6 +10,7 @@ import {
   readAppConfigData,
   readUtf8File,
   redactAppConfig,
+  redactConfigText,
   refuseTrustedKeys,
   saveAppConfig,
   WORKSPACE_CONFIG_RULE,
@@ -117,7 +118,8 @@ export const appconfigPatch = defineOp({
       path: target,
       saved: Boolean(input.save),
       changed: text !== before,
-      text,
+      // What is shown: every secret of the file redacted (the file itself keeps them).
+      text: redactConfigText(text),
       config: redactAppConfig(config),
     };
   },

@@ -85,21 +85,14 @@ export const sessionDigestOp = defineOp({
   input: z.strictObject({
     project: z.string().min(1).optional().describe('Project name; narrows to its repositories.'),
     repo: z.string().min(1).optional().describe('Repository name.'),
-    advance: z.boolean().optional().describe('Also move the session boundary to now.'),
   }),
   gate: 'active',
+  // A pure read on every surface (it is bound to GET): `session update --advance` or `session begin` move the boundary.
   attributes: READ_ONLY,
   handler: async (ctx, input) => {
-    const { store, info } = ctx.store();
+    const { store } = ctx.store();
     const { repos, truncated, manifestHash } = reposFor(ctx, input.project, input.repo);
-    const digest = await sessionDigest(store, repos, { manifestHash });
-    if (input.advance)
-      await updateSession(
-        store,
-        { manifest_hash: manifestHash, heads: headsOf(digest), advance: true },
-        { now: ctx.now(), retries: info.conflict_retries },
-      );
-    return { ...digest, truncated };
+    return { ...(await sessionDigest(store, repos, { manifestHash })), truncated };
   },
   cli: { command: 'session digest', human: (r) => summarize(r) },
   mcp: { tool: 'hub_session_digest' },
@@ -119,8 +112,22 @@ export const sessionUpdateOp = defineOp({
   attributes: WRITES,
   handler: async (ctx, input) => {
     const { store, info } = ctx.store();
-    return { session: await updateSession(store, input, { now: ctx.now(), retries: info.conflict_retries }) };
+    let boundary = {};
+    if (input.advance) {
+      // The new boundary records every HEAD (as `session begin` does), so the next digest counts commits exactly.
+      const { repos, manifestHash } = reposFor(ctx, input.project);
+      const digest = await sessionDigest(store, repos, { manifestHash });
+      boundary = { manifest_hash: manifestHash, heads: headsOf(digest) };
+    }
+    return {
+      session: await updateSession(
+        store,
+        { ...input, ...boundary },
+        { now: ctx.now(), retries: info.conflict_retries },
+      ),
+    };
   },
   cli: { command: 'session update', human: (r) => JSON.stringify(r.session, null, 2) },
   mcp: { tool: 'hub_session_update' },
+  http: [{ method: 'POST', route: '/v3/ops/session', input: 'body' }],
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { RefusedError } from '../infra/index.js';
-import { type AppConfig, stateBearerToken, stateDefaults } from '../model/index.js';
+import { type AppConfig, redactUrlSecrets, stateBearerToken, stateDefaults } from '../model/index.js';
 import { createHttpStore } from './backends/http.js';
 import { createLocalStore } from './backends/local.js';
 import { createMemoryStore } from './backends/memory.js';
@@ -10,7 +10,7 @@ export interface StoreInfo {
   backend: AppConfig['state']['backend'];
   org_id: string;
   workspace_id: string;
-  /** Where the documents live: the `.hub/` directory, or the server URL. */
+  /** Where the documents live: the `.hub/` directory, or the server URL (credentials in it redacted: it is shown). */
   location: string;
   conflict_retries: number;
 }
@@ -28,7 +28,7 @@ export function describeStore(config: AppConfig, root: string): StoreInfo {
         ? join(root, '.hub')
         : s.backend === 'memory'
           ? '(process memory)'
-          : (s.url ?? ''),
+          : redactUrlSecrets(s.url ?? ''),
     conflict_retries: s.conflict_retries,
   };
 }
@@ -45,7 +45,7 @@ export function openStore(info: StoreInfo, state?: AppConfig['state']): Document
       return createMemoryStore();
     case 'http':
       return createHttpStore({
-        url: info.location,
+        url: state?.url ?? info.location,
         token: state ? stateBearerToken(state) : undefined,
         timeoutMs: state?.timeout_ms,
       });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   errorMapping,
   HubError,
@@ -12,6 +12,13 @@ import { definitionAt } from '../../model/index.js';
 import { type AnyOperation, createContext, loadOperations, workspaceMemo } from '../../ops/index.js';
 import type { DocumentStore } from '../../state/index.js';
 import { documentRouteKeys, registerDocumentRoutes } from './document-routes.js';
+import {
+  answerClientError,
+  HTTP_TIMEOUTS,
+  type HttpTimeouts,
+  MAX_CONNECTIONS,
+  MAX_HEADER_BYTES,
+} from './limits.js';
 import { buildOpenApi } from './openapi.js';
 import {
   boundRoutes,
@@ -53,6 +60,10 @@ export interface HubServerOptions {
   uiDir?: string | null;
   bodyLimit?: number;
   documentBodyLimit?: number;
+  /** Client timeouts (default HTTP_TIMEOUTS); tests pass small ones. */
+  timeouts?: Partial<HttpTimeouts>;
+  /** Most connections open at once (default MAX_CONNECTIONS). */
+  maxConnections?: number;
   /** Diagnostics (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -142,7 +153,36 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const documentBodyLimit = opts.documentBodyLimit ?? DOCUMENT_BODY_LIMIT;
 
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: true, return503OnClosing: true });
+  const t = { ...HTTP_TIMEOUTS, ...opts.timeouts };
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    requestTimeout: t.requestMs,
+    connectionTimeout: t.idleMs,
+    keepAliveTimeout: t.keepAliveMs,
+    http: {
+      headersTimeout: t.headersMs,
+      requestTimeout: t.requestMs,
+      connectionsCheckingInterval: t.checkIntervalMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    clientErrorHandler: answerClientError,
+    // A URL the router cannot decode (bad percent-encoding, an over-long parameter) in the documented error body.
+    frameworkErrors: (err, req, reply: FastifyReply) => {
+      const m = errorMapping(
+        err.code === 'FST_ERR_BAD_URL'
+          ? new ValidationError(`URL path is not valid percent-encoded UTF-8: ${req.url.split('?')[0]}`, {
+              field: 'url',
+              rule: 'url_encoding',
+            })
+          : hubErrorOf(err, bodyLimit),
+      );
+      reply.code(m.http).type('application/json').send(JSON.stringify(m.body));
+    },
+  });
+  app.server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   // JSON is the only body format: a form or text body (what a cross-site form can send) is 415.
   app.removeContentTypeParser(['text/plain']);
   app.setErrorHandler((err, req, reply) => {

@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FramedStdioTransport } from './framing.js';
 
-function setup() {
+function setup(opts: { maxMessageBytes?: number } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const t = new FramedStdioTransport(input, output);
+  const t = new FramedStdioTransport(input, output, opts);
   const received: unknown[] = [];
   t.onmessage = (m) => void received.push(m);
   let written = '';
@@ -105,5 +105,59 @@ describe('FramedStdioTransport', () => {
     input.end();
     await new Promise((r) => setImmediate(r));
     expect(closed).toBe(true);
+  });
+
+  describe('a refused frame or line', () => {
+    const LIMIT = 128;
+    const hidden = '{"jsonrpc":"2.0","id":66,"method":"tools/call","params":{"name":"hub_objective_upsert"}}';
+    const after = '{"jsonrpc":"2.0","id":7,"method":"ping"}\n';
+    /** A frame declaring more than the limit whose body hides a whole message on its own line. */
+    const smuggler = (declared: number) => {
+      const body = `\n${hidden}\n`.padEnd(declared, ' ');
+      return `Content-Length: ${declared}\r\n\r\n${body}`;
+    };
+
+    it('discards exactly the declared body of an oversized frame, whatever the chunks', () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: LIMIT + 1, max: 4 * LIMIT }),
+          fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 10 }),
+          (declared, cuts) => {
+            const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+            const bytes = Buffer.from(smuggler(declared) + after);
+            let at = 0;
+            for (let i = 0; at < bytes.length; i++) {
+              const n = cuts[i % cuts.length]!;
+              t.receive(bytes.subarray(at, at + n));
+              at += n;
+            }
+            expect(received).toEqual([{ jsonrpc: '2.0', id: 7, method: 'ping' }]);
+            expect(answers().map((a) => [a.id, a.error.code])).toEqual([[null, -32700]]);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it('answers the refusal once, as soon as the header is read', () => {
+      const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+      t.receive(`Content-Length: ${LIMIT * 10}\r\n\r\n`);
+      expect(answers()).toHaveLength(1);
+      for (let i = 0; i < 9; i++) t.receive(`${hidden}\n`.slice(0, LIMIT).padEnd(LIMIT, ' '));
+      expect(received).toEqual([]);
+      t.receive(`${' '.repeat(LIMIT)}${after}`);
+      expect(received).toEqual([{ jsonrpc: '2.0', id: 7, method: 'ping' }]);
+      expect(answers()).toHaveLength(1);
+    });
+
+    it('drops the rest of an over-long line too, up to its newline', () => {
+      const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+      // Dropped at the limit, its tail arrives as what looks like a whole message line.
+      t.receive(`{"x":"${'a'.repeat(LIMIT)}`);
+      t.receive(`${hidden}\n`);
+      t.receive(after);
+      expect(received).toEqual([{ jsonrpc: '2.0', id: 7, method: 'ping' }]);
+      expect(answers().map((a) => a.error.code)).toEqual([-32700]);
+    });
   });
 });

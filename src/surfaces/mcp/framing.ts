@@ -20,6 +20,13 @@ function isSpace(byte: number): boolean {
   return byte === 0x0a || byte === 0x0d || byte === 0x20 || byte === 0x09;
 }
 
+export interface FramingOptions {
+  /** Largest message (default MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
+  /** A check of each JSON-RPC message before it is handed over; an error it returns is answered instead. */
+  checkRequest?: (message: JSONRPCMessage) => { code: number; message: string; data?: unknown } | undefined;
+}
+
 /**
  * The stdio transport of `hub mcp serve`. Reads newline-delimited JSON and LSP-style `Content-Length:` frames,
  * in any mix, from one stream; always writes newline-delimited JSON. A line that is not JSON gets a -32700
@@ -32,15 +39,26 @@ export class FramedStdioTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   private buffer: Buffer = Buffer.alloc(0);
+  /** Body bytes of a refused frame still to come: dropped as they arrive, never read as messages. */
+  private discard = 0;
+  /** The rest of a refused over-long line is still to come: dropped up to its newline. */
+  private skipLine = false;
   private closed = false;
   private readonly onData = (chunk: Buffer | string) => this.receive(chunk);
   private readonly onEnd = () => void this.close();
   private readonly onError = (err: Error) => this.onerror?.(err);
 
+  private readonly maxMessageBytes: number;
+  private readonly checkRequest: FramingOptions['checkRequest'];
+
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-  ) {}
+    opts: FramingOptions = {},
+  ) {
+    this.maxMessageBytes = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.checkRequest = opts.checkRequest;
+  }
 
   async start(): Promise<void> {
     this.input.on('data', this.onData);
@@ -73,7 +91,18 @@ export class FramedStdioTransport implements Transport {
 
   /** Appends bytes and hands over every complete message; exported for unit tests through `receive`. */
   receive(chunk: Buffer | string): void {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (this.discard > 0) {
+      const n = Math.min(this.discard, bytes.length);
+      this.discard -= n;
+      bytes = bytes.subarray(n);
+    }
+    if (this.skipLine && bytes.length > 0) {
+      const nl = bytes.indexOf(0x0a);
+      bytes = nl < 0 ? bytes.subarray(bytes.length) : bytes.subarray(nl + 1);
+      this.skipLine = nl < 0;
+    }
+    if (bytes.length === 0) return;
     this.buffer = this.buffer.length === 0 ? bytes : Buffer.concat([this.buffer, bytes]);
     for (;;) {
       let start = 0;
@@ -105,9 +134,24 @@ export class FramedStdioTransport implements Transport {
     }
     const m = /^content-length\s*:\s*(\d+)\s*$/i.exec(this.buffer.toString('latin1', 0, nl));
     const length = m ? Number(m[1]) : Number.NaN;
-    if (!Number.isSafeInteger(length) || length > MAX_MESSAGE_BYTES) {
+    if (Number.isNaN(length)) {
+      // No length declared: no body to skip; what follows is read as the next messages.
       this.buffer = this.buffer.subarray(end);
-      void this.write(errorMessage(null, PARSE_ERROR, 'Parse error: bad or oversized Content-Length'));
+      void this.write(errorMessage(null, PARSE_ERROR, 'Parse error: bad Content-Length'));
+      return true;
+    }
+    if (length > this.maxMessageBytes) {
+      // Its body is dropped as declared, across chunks, so nothing hidden inside is read as a message.
+      const here = Math.min(length, this.buffer.length - end);
+      this.discard = length - here;
+      this.buffer = this.buffer.subarray(end + here);
+      void this.write(
+        errorMessage(
+          null,
+          PARSE_ERROR,
+          `Parse error: Content-Length ${m![1]} is over the limit (${this.maxMessageBytes} bytes); its body is skipped`,
+        ),
+      );
       return true;
     }
     if (this.buffer.length < end + length) return false;
@@ -121,9 +165,16 @@ export class FramedStdioTransport implements Transport {
   private takeLine(): boolean {
     const nl = this.buffer.indexOf('\n');
     if (nl < 0) {
-      if (this.buffer.length > MAX_MESSAGE_BYTES) {
+      if (this.buffer.length > this.maxMessageBytes) {
         this.buffer = Buffer.alloc(0);
-        void this.write(errorMessage(null, PARSE_ERROR, 'Parse error: message over the size limit'));
+        this.skipLine = true;
+        void this.write(
+          errorMessage(
+            null,
+            PARSE_ERROR,
+            'Parse error: message over the size limit; skipped to its end of line',
+          ),
+        );
         return true;
       }
       return false;
@@ -148,6 +199,11 @@ export class FramedStdioTransport implements Transport {
   private dispatch(value: unknown): void {
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
+      const refused = this.checkRequest?.(parsed.data);
+      if (refused && 'id' in parsed.data) {
+        void this.write(`${JSON.stringify({ jsonrpc: '2.0', id: parsed.data.id, error: refused })}\n`);
+        return;
+      }
       this.onmessage?.(parsed.data);
       return;
     }

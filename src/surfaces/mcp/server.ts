@@ -26,6 +26,7 @@ import {
 import { FramedStdioTransport } from './framing.js';
 import { ensureActive, type GateStatus, gateLocation, readGate } from './gate.js';
 import { selectTools, type ToolSelection, toolList } from './profiles.js';
+import { checkRequestParams } from './request-params.js';
 import { type ResourceEnv, TextBody } from './resource-env.js';
 import { matchResource, RESOURCES } from './resources.js';
 import { sessionStartPrompt } from './session-prompt.js';
@@ -217,7 +218,8 @@ export async function serveMcp(
 ): Promise<{ selection: ToolSelection; gate: GateStatus }> {
   const ops = opts.ops ?? (await loadOperations());
   const { server, selection, gate } = createHubMcpServer({ ...opts, ops });
-  const transport = new FramedStdioTransport(opts.input, opts.output);
+  // Request params that break the protocol schema get -32602 with one line, not the SDK's -32603 and a dump.
+  const transport = new FramedStdioTransport(opts.input, opts.output, { checkRequest: checkRequestParams });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
