@@ -1,16 +1,18 @@
 import {
   closeSync,
+  constants,
   fstatSync,
   linkSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { HubError, randomHex } from '../infra/index.js';
+import { HubError, RefusedError, randomHex } from '../infra/index.js';
 
 export interface LockOptions {
   /** Give up after this long (ms). */
@@ -50,26 +52,50 @@ function parseInfo(text: string): LockInfo | undefined {
 
 function readInfo(path: string): LockInfo | undefined {
   try {
-    return parseInfo(readFileSync(path, 'utf8'));
+    const seen = snapshot(path);
+    return seen ? parseInfo(seen.text) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The lock file as one consistent snapshot (content and identity of the same file), or undefined if gone. */
+/** A lock file holds one line of JSON; anything longer is not a lock of hub's. */
+const MAX_LOCK_BYTES = 4096;
+// Non-blocking and not through a symlink: a FIFO or a link planted where the lock goes (a cloned workspace can
+// ship one) must be refused at once, never waited on or followed.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * The lock file as one consistent snapshot (content and identity of the same file), or undefined if gone.
+ * Throws when something other than a regular file sits where the lock goes: no holder would ever remove it.
+ */
 function snapshot(path: string): { text: string; ino: number; mtimeMs: number } | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'ENXIO')
+      throw notALock(path, code === 'ELOOP' ? 'a symbolic link' : 'a socket');
+    throw err;
   }
   try {
     const st = fstatSync(fd);
-    return { text: readFileSync(fd, 'utf8'), ino: st.ino, mtimeMs: st.mtimeMs };
+    if (!st.isFile()) throw notALock(path, st.isFIFO() ? 'a FIFO' : 'not a regular file');
+    const buf = Buffer.alloc(MAX_LOCK_BYTES);
+    const n = readSync(fd, buf, 0, MAX_LOCK_BYTES, 0);
+    return { text: buf.toString('utf8', 0, n), ino: st.ino, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
+}
+
+function notALock(path: string, what: string): RefusedError {
+  return new RefusedError(`the lock file ${path} is ${what}, not a lock hub wrote; remove it`, {
+    lock: path,
+    rule: 'lock_regular_file',
+  });
 }
 
 /**

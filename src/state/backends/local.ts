@@ -1,10 +1,12 @@
-import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   HubError,
   RefusedError,
   randomHex,
+  resolveReal,
   StateConflictError,
+  tryReadFileBounded,
   ValidationError,
   writeFileAtomicSync,
 } from '../../infra/index.js';
@@ -36,9 +38,17 @@ const RACY_MS = 2_000;
 /** A lock-free read met an unparsable file; the read retries under the lock, which quarantines it. */
 class CorruptDocument extends Error {}
 
+/**
+ * Largest document file read. Inputs are bounded far below (8 MiB a document); this only stops a file that is
+ * not one of hub's (a planted /dev/zero-sized file) from being read whole.
+ */
+export const MAX_DOCUMENT_FILE_BYTES = 64 * 1024 * 1024;
+
 export interface LocalStoreOptions {
   /** The `.hub/` directory. */
   dir: string;
+  /** The folder `.hub/` must stay inside on the real path (default: the folder that holds it, the workspace). */
+  root?: string;
   lockTimeoutMs?: number;
   staleLockMs?: number;
   now?: () => Date;
@@ -50,20 +60,33 @@ export interface LocalStoreOptions {
  * lose an update and a crash never tears a document.
  */
 export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
+  const root = opts.root ?? dirname(opts.dir);
+  /**
+   * The real `.hub/` folder, checked on every use: the workspace may be a cloned repository, and a `.hub` that is
+   * a symlink out of it would take every write (and the lock folders) elsewhere. A symlink inside is fine.
+   */
+  const realDir = (): string => {
+    const real = resolveReal(root, opts.dir);
+    if (!real)
+      throw new RefusedError(
+        `the state folder ${opts.dir} resolves outside the workspace ${root}; remove the symlink, or point state at another backend`,
+        { dir: opts.dir, root, rule: 'state_inside_workspace' },
+      );
+    return real;
+  };
   const dir = opts.dir;
-  const lockDir = join(dir, 'locks');
   const lockOpts = { timeoutMs: opts.lockTimeoutMs ?? 15_000, staleMs: opts.staleLockMs ?? 60_000 };
   const now = opts.now ?? (() => new Date());
   const fileOf = (name: string) => {
     if (!NAME_RE.test(name))
       throw new ValidationError(`invalid state document name '${name}'`, { field: 'name', value: name });
-    return join(dir, `${name}.json`);
+    return `${name}.json`;
   };
   // `version` runs on every cached GET of the HTTP server: it skips re-checking and re-joining known names.
   const versionPaths = new Map<string, string>();
-  const ensureDirs = () => {
-    mkdirSync(lockDir, { recursive: true });
-    for (const c of ACL_COLLECTIONS) mkdirSync(join(dir, c), { recursive: true });
+  const ensureDirs = (real: string) => {
+    mkdirSync(join(real, 'locks'), { recursive: true });
+    for (const c of ACL_COLLECTIONS) mkdirSync(join(real, c), { recursive: true });
   };
 
   /**
@@ -71,14 +94,28 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
    * (kept, never overwritten), so a lock-free reader can never move away a valid file written meanwhile.
    */
   const load = (name: string, quarantine: boolean): unknown => {
-    const file = fileOf(name);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
+    const real = realDir();
+    const file = join(real, fileOf(name));
+    // No state folder yet: no document (the bounded read below confines itself to a folder that exists).
+    if (!existsSync(real)) return undefined;
+    // Regular files only, never blocking, bounded on the bytes read: a FIFO or /dev/zero in its place is refused.
+    const got = tryReadFileBounded(file, {
+      maxBytes: MAX_DOCUMENT_FILE_BYTES,
+      root: real,
+      rootName: 'the state folder',
+    });
+    if (!got.ok) {
+      if (got.rule === 'exists') return undefined;
+      throw new RefusedError(
+        `state document '${name}' at ${file} cannot be read: ${got.reason}; move it aside`,
+        {
+          document: name,
+          file,
+          rule: got.rule,
+        },
+      );
     }
+    const text = got.bytes.toString('utf8');
     try {
       return JSON.parse(text);
     } catch (err) {
@@ -104,8 +141,9 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
         document: name,
         rule: 'no_reentrant_update',
       });
-    ensureDirs();
-    const release = await acquireLock(join(lockDir, `${name}.lock`), lockOpts);
+    const real = realDir();
+    ensureDirs(real);
+    const release = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
     held.add(name);
     try {
       return await fn();
@@ -124,7 +162,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
   const persist = (name: string, value: unknown) =>
-    writeFileAtomicSync(fileOf(name), `${JSON.stringify(value)}\n`);
+    writeFileAtomicSync(join(realDir(), fileOf(name)), `${JSON.stringify(value)}\n`);
 
   return {
     backend: 'local',
@@ -169,7 +207,8 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     version(name) {
       let file = versionPaths.get(name);
       if (file === undefined) {
-        file = fileOf(name);
+        // Not checked here (a stat per cached GET): the read it guards checks the folder.
+        file = join(dir, fileOf(name));
         if (versionPaths.size < 1024) versionPaths.set(name, file);
       }
       let st: import('node:fs').Stats | undefined;
