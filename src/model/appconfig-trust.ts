@@ -133,3 +133,35 @@ export function applyAllowedOutsideEnv(config: AppConfig, env: AppConfigEnv): bo
   }
   return true;
 }
+
+/** The rule a workspace config breaks by naming the state server a user-held token would be sent to. */
+export const STATE_URL_TRUST_RULE = 'state_url_trusted';
+
+/**
+ * Refuses to send the user's own bearer token (HUB_STATE_TOKEN) to a state server that only a workspace config
+ * names: a cloned workspace could otherwise collect the token by naming its own server. The workspace may still
+ * name a team server (without a token, or with the token the same file carries), and the user trusts its URL by
+ * setting HUB_STATE_URL (or using their own config). Returns the refusal, or undefined when nothing is exposed.
+ */
+export function stateTokenExposure(loaded: {
+  trusted: boolean;
+  path?: string;
+  raw: Record<string, unknown>;
+  overrides: readonly string[];
+  config: AppConfig;
+}): RefusedError | undefined {
+  if (loaded.trusted || loaded.config.state.backend !== 'http') return undefined;
+  if (!loaded.overrides.includes('HUB_STATE_TOKEN') || loaded.overrides.includes('HUB_STATE_URL'))
+    return undefined;
+  if (getIn(loaded.raw, ['state', 'url']) === undefined) return undefined;
+  return new RefusedError(
+    `state.url in ${loaded.path ?? 'the workspace config'} came with the workspace, so hub will not send it your HUB_STATE_TOKEN; ` +
+      'to use that server, set HUB_STATE_URL to its URL (or put state.url in your user config)',
+    {
+      field: 'state.url',
+      file: loaded.path ?? null,
+      variable: 'HUB_STATE_TOKEN',
+      rule: STATE_URL_TRUST_RULE,
+    },
+  );
+}

@@ -33,6 +33,8 @@ export { type AppConfig, AppConfigSchema, STATE_BACKENDS, STATE_URL_RULE } from 
 export {
   ALLOWED_OUTSIDE_ENV,
   refuseTrustedKeys,
+  STATE_URL_TRUST_RULE,
+  stateTokenExposure,
   TRUSTED_ONLY_KEYS,
   WORKSPACE_CONFIG_RULE,
 } from './appconfig-trust.js';

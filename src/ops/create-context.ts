@@ -6,6 +6,7 @@ import {
   loadAppConfig,
   locateManifest,
   stateBearerToken,
+  stateTokenExposure,
 } from '../model/index.js';
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
 import type { OpContext, Workspace } from './context.js';
@@ -102,6 +103,9 @@ export function createContext(init: ContextInit): OpContext {
       if (!opened) {
         const info = describeStore(this.appConfig().config, this.root());
         const state = this.appConfig().config.state;
+        // Before anything is sent: the user's token never goes to a server only the workspace config names.
+        const exposure = stateTokenExposure(this.appConfig());
+        if (exposure) throw exposure;
         // Screened: a record poisoned on disk (by an older build) is quarantined on read, never a stack overflow.
         const open = () => screenedStore(openStore(info, state), this.log);
         const store = init.store ?? (init.stores ? pooledStore(init.stores, info, state, open) : open());
