@@ -155,7 +155,8 @@ export async function eventsFeed(
     // As every listing shows them: an expired claim's release is an event from its expiry on, written or not.
     const stored = parseDoc(DOCS.handoffs, HandoffsDocSchema, (await store.read(DOCS.handoffs)).value);
     const { handoffs } = handoffsView(stored, now()).view;
-    events.push(...objectiveEvents(objectives), ...handoffEvents(handoffs));
+    // concat, not push(...): a long list spread as arguments overflows the stack.
+    events = events.concat(objectiveEvents(objectives), handoffEvents(handoffs));
   }
   if (sinceMs !== undefined) events = events.filter((e) => time(e.timestamp) > sinceMs);
   if (filter.objective) {

@@ -10,6 +10,7 @@ import {
   formatNoteLines,
   listObjectives,
   normalizeRepoRef,
+  objectivePatch,
   rankObjectives,
   resumeObjective,
   upsertObjective,
@@ -217,5 +218,21 @@ describe('quick notes', () => {
       updated_at: '2026-01-01T00:00:00Z',
     });
     expect(rankObjectives([o('b'), o('a')]).objective?.id).toBe('a');
+  });
+});
+
+describe('repos given as text', () => {
+  it('refuses a JSON list nested deeper than anything can print, echoing only the start of the text', () => {
+    const text = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    let err: unknown;
+    try {
+      objectivePatch({ repos: text }, '/w');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ValidationError);
+    const details = (err as ValidationError).details!;
+    expect(details).toMatchObject({ field: 'repos', rule: 'string_list' });
+    expect(JSON.stringify(details).length).toBeLessThan(300);
   });
 });

@@ -211,10 +211,20 @@ function reposFromValue(value: unknown): string[] {
   if (typeof value === 'string') {
     const t = value.trim();
     if (t.startsWith('[')) {
+      let parsed: unknown;
       try {
-        return reposFromValue(JSON.parse(t));
+        parsed = JSON.parse(t);
       } catch {
-        // not JSON: fall through to the comma rule
+        parsed = undefined; // not JSON: the comma rule below
+      }
+      if (parsed !== undefined) {
+        if (Array.isArray(parsed) && parsed.every((v) => typeof v === 'string')) return parsed;
+        // The text, not what it parsed to: a nested list may be deeper than anything can print.
+        throw new ValidationError('repos: a JSON list here must hold strings only', {
+          field: 'repos',
+          value: t.length > 80 ? `${t.slice(0, 80)}...` : t,
+          rule: 'string_list',
+        });
       }
     }
     return t
