@@ -28,22 +28,23 @@ const quickNoteFields = {
   blockers: text('Quick note: what blocks progress (appended to agent_notes).'),
 };
 
+const objectiveSetInput = z.strictObject({
+  id: z.string().min(1).optional().describe('Objective id ([A-Za-z0-9_.-]+); default: slug of the title.'),
+  title: text('Title; required when the objective is new.'),
+  status: statusField.optional(),
+  repos: z.array(z.string()).optional().describe('Repository references: project/repo or paths.'),
+  acceptance: text('Acceptance criteria.'),
+  human_notes: text('Notes for and from people (replaces the field).'),
+  agent_notes: text('Agent notes (replaces the field; quick notes are appended after).'),
+  mr_url: text('Merge/pull request URL.'),
+  approval_id: text('Id of the approval request this objective waits on.'),
+  ...quickNoteFields,
+  notes: text('Quick note: free text appended to agent_notes as a dated "notes:" line.'),
+  notes_file: text('File whose text is appended to agent_notes as a dated note (instead of notes).'),
+});
+
 /** Upsert input as plain data: the notes file read (its text is `notes`), repos normalized against this root. */
-interface PlainUpsert {
-  id?: string;
-  title?: string;
-  status?: string;
-  repos?: string[];
-  acceptance?: string;
-  human_notes?: string;
-  agent_notes?: string;
-  mr_url?: string;
-  approval_id?: string;
-  left_off?: string;
-  next?: string;
-  blockers?: string;
-  notes?: string;
-}
+type PlainUpsert = Omit<z.output<typeof objectiveSetInput>, 'notes_file'>;
 
 /** Text of the `notes` quick note: given inline, or read from `notes_file` (not both). */
 function notesText(ctx: OpContext, notes: string | undefined, file: string | undefined): string | undefined {
@@ -95,20 +96,7 @@ export const objectiveSet = defineOp({
     'Reads a JSON object on stdin (flags win). Without --id the id is a slug of the title. Repos are merged; ' +
     'absolute paths inside the workspace become ./relative. Quick notes are appended to agent_notes as ' +
     '"[<ISO time>] <label>: <text>" lines.',
-  input: z.strictObject({
-    id: z.string().min(1).optional().describe('Objective id ([A-Za-z0-9_.-]+); default: slug of the title.'),
-    title: text('Title; required when the objective is new.'),
-    status: statusField.optional(),
-    repos: z.array(z.string()).optional().describe('Repository references: project/repo or paths.'),
-    acceptance: text('Acceptance criteria.'),
-    human_notes: text('Notes for and from people (replaces the field).'),
-    agent_notes: text('Agent notes (replaces the field; quick notes are appended after).'),
-    mr_url: text('Merge/pull request URL.'),
-    approval_id: text('Id of the approval request this objective waits on.'),
-    ...quickNoteFields,
-    notes: text('Quick note: free text appended to agent_notes as a dated "notes:" line.'),
-    notes_file: text('File whose text is appended to agent_notes as a dated note (instead of notes).'),
-  }),
+  input: objectiveSetInput,
   gate: 'active',
   attributes: WRITES,
   handler: async (ctx, input): Promise<UpsertResult> => {
