@@ -101,10 +101,14 @@ export function createKit() {
         base,
         pid: child.pid,
         alive: () => !exited,
+        /** SIGTERM, then SIGKILL after 5 s: a server whose event loop is blocked never handles SIGTERM. */
         async close() {
           if (exited) return;
+          const gone = new Promise((r) => child.once('exit', r));
           child.kill('SIGTERM');
-          await new Promise((r) => child.once('exit', r));
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await gone;
+          clearTimeout(timer);
         },
       };
     },
