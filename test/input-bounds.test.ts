@@ -99,9 +99,8 @@ describe('HTTP', () => {
     expect(bytes).toBeLessThan(12 * 1024);
     const r = await call(srv.base, 'POST', '/v3/ops/handoffs', { body });
     expect(r.status, r.text).toBe(200);
-    // Indented JSON costs up to 2 spaces per level on each line: bounded by the depth limit, so well under 1 MB
-    // (and about the body's size once documents are stored compact).
-    expect(statSync(handoffsFile()).size).toBeLessThan(1024 * 1024);
+    // Stored compact: about the body's size plus the fields the server stamps (indented, it was 684 KB).
+    expect(statSync(handoffsFile()).size).toBeLessThan(2 * bytes);
     const list = await call(srv.base, 'GET', '/v3/ops/handoffs');
     expect(list.status).toBe(200);
   });
