@@ -143,3 +143,102 @@ describe('the same operation on every surface', () => {
     });
   });
 });
+
+/** What differs between two runs of the same write: record ids (`ho-…`, `ap-…`) and ISO timestamps. */
+function stable(value: unknown, ids: readonly string[]): unknown {
+  let text = JSON.stringify(value);
+  for (const id of ids) text = text.split(id).join('<id>');
+  return JSON.parse(text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'));
+}
+
+describe('the same write on every surface', () => {
+  const manifest = () => join(root, '.hub.yml');
+  const create = (id: string) => {
+    const r = runHub([
+      '-c',
+      manifest(),
+      'context',
+      'handoff',
+      'create',
+      '--id',
+      id,
+      '--title',
+      'Hand over',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+  };
+
+  it('claims and completes a handoff alike (the routes the http backend sends them to)', async () => {
+    for (const id of ['par-cli', 'par-mcp', 'par-http']) create(id);
+    const claim = {
+      cli: runHub([
+        '-c',
+        manifest(),
+        'context',
+        'handoff',
+        'claim',
+        '--id',
+        'par-cli',
+        '--by',
+        'a1',
+        '--ttl',
+        '30m',
+        '--json',
+      ]).json(),
+      mcp: await callJson(mcp, 'hub_handoff_claim', { id: 'par-mcp', by: 'a1', ttl: '30m' }),
+      http: (
+        await call(server.base, 'POST', '/v3/ops/handoffs/par-http/claim', { body: { by: 'a1', ttl: '30m' } })
+      ).json,
+    };
+    const ids = ['par-cli', 'par-mcp', 'par-http'];
+    expect(claim.cli.handoff.status).toBe('claimed');
+    expect(stable(claim.mcp, ids)).toEqual(stable(claim.cli, ids));
+    expect(stable(claim.http, ids)).toEqual(stable(claim.cli, ids));
+    const done = {
+      cli: runHub([
+        '-c',
+        manifest(),
+        'context',
+        'handoff',
+        'complete',
+        '--id',
+        'par-cli',
+        '--by',
+        'a1',
+        '--json',
+      ]).json(),
+      mcp: await callJson(mcp, 'hub_handoff_complete', { id: 'par-mcp', by: 'a1' }),
+      http: (await call(server.base, 'POST', '/v3/ops/handoffs/par-http/complete', { body: { by: 'a1' } }))
+        .json,
+    };
+    expect(done.cli.handoff.status).toBe('completed');
+    expect(stable(done.mcp, ids)).toEqual(stable(done.cli, ids));
+    expect(stable(done.http, ids)).toEqual(stable(done.cli, ids));
+  });
+
+  it('requests an approval alike', async () => {
+    const item = { action: 'deploy', requested_by: 'a1', payload: { env: 'prod' } };
+    const cli = runHub(['-c', manifest(), 'context', 'approval', 'request', '--json'], {
+      input: JSON.stringify(item),
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    const viaMcp = (await callJson(mcp, 'hub_approval_request', item)) as { request: { id: string } };
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/approvals', { body: item });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    const ids = [cli.json().request.id, viaMcp.request.id, viaHttp.json.request.id];
+    expect(new Set(ids).size).toBe(3);
+    expect(stable(viaMcp, ids)).toEqual(stable(cli.json(), ids));
+    expect(stable(viaHttp.json, ids)).toEqual(stable(cli.json(), ids));
+  });
+
+  it('updates the session alike', async () => {
+    const cli = runHub(['-c', manifest(), 'session', 'update', '--notes', 'same', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    const viaMcp = await callJson(mcp, 'hub_session_update', { notes: 'same' });
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/session', { body: { notes: 'same' } });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(stable(viaMcp, [])).toEqual(stable(cli.json(), []));
+    expect(stable(viaHttp.json, [])).toEqual(stable(cli.json(), []));
+  });
+});
