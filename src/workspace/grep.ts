@@ -229,12 +229,17 @@ async function ripgrep(
   limit: number,
 ): Promise<{ matches: GrepMatch[]; truncated: boolean }> {
   const matches: GrepMatch[] = [];
+  // Repositories that share one real folder are searched once and each reports the match, as the built-in
+  // backend (which walks every repository) does.
+  const byRoot = new Map<string, GrepTarget[]>();
+  for (const t of targets) byRoot.set(t.root, [...(byRoot.get(t.root) ?? []), t]);
   // Longest root first, so a repository nested in another maps to the inner one.
-  const roots = [...targets].sort((a, b) => b.root.length - a.root.length);
-  const owner = (p: string) => roots.find((t) => p === t.root || p.startsWith(t.root + sep));
-  for (let i = 0; i < targets.length; i += RG_BATCH) {
-    const batch = targets.slice(i, i + RG_BATCH);
-    const child = childProcess().spawn(rg, [...rgArgs(opts), ...batch.map((t) => t.root)], {
+  const roots = [...byRoot.keys()].sort((a, b) => b.length - a.length);
+  const owner = (p: string) => roots.find((r) => p === r || p.startsWith(r + sep));
+  const distinct = [...byRoot.keys()];
+  for (let i = 0; i < distinct.length; i += RG_BATCH) {
+    const batch = distinct.slice(i, i + RG_BATCH);
+    const child = childProcess().spawn(rg, [...rgArgs(opts), ...batch], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -250,22 +255,28 @@ async function ripgrep(
       if (!line.startsWith('{"type":"match"')) continue;
       const msg = JSON.parse(line) as RgMessage;
       const abs = msg.data?.path?.text;
-      const t = abs ? owner(abs) : undefined;
-      if (!abs || !t) continue;
-      if (matches.length >= limit) {
-        truncated = true;
+      const root = abs ? owner(abs) : undefined;
+      if (!abs || !root) continue;
+      const path = abs
+        .slice(root.length + 1)
+        .split(sep)
+        .join('/');
+      for (const t of byRoot.get(root)!) {
+        if (matches.length >= limit) {
+          truncated = true;
+          break;
+        }
+        matches.push({
+          repository: t.id,
+          path,
+          line: msg.data?.line_number ?? 0,
+          text: clip(msg.data?.lines?.text ?? ''),
+        });
+      }
+      if (truncated) {
         child.kill();
         break;
       }
-      matches.push({
-        repository: t.id,
-        path: abs
-          .slice(t.root.length + 1)
-          .split(sep)
-          .join('/'),
-        line: msg.data?.line_number ?? 0,
-        text: clip(msg.data?.lines?.text ?? ''),
-      });
     }
     const code = await exited;
     if (truncated) return { matches, truncated };
