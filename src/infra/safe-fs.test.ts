@@ -183,3 +183,19 @@ describe('writeFileUnder', () => {
     expect(existsSync(join(outside, 'new'))).toBe(false);
   });
 });
+
+describe('tryReadFileBounded of a walked path', () => {
+  const walked = (p: string) => tryReadFileBounded(p, { maxBytes: 1024, root, walked: true });
+
+  it('reads a regular file the walk found', () => {
+    const r = walked(join(root, 'sub', 'a.txt'));
+    expect(r.ok && r.bytes.toString()).toBe('hello');
+  });
+
+  it('still refuses a symlink, a FIFO and a path through a symlinked folder', () => {
+    expect(walked(join(root, 'leak'))).toMatchObject({ ok: false, rule: 'inside_root' });
+    expect(walked(join(root, 'fifo'))).toMatchObject({ ok: false, rule: 'regular_file' });
+    // A folder swapped for a symlink after the walk: what was opened lies outside the root.
+    expect(walked(join(root, 'outdir', 'secret.txt'))).toMatchObject({ ok: false, rule: 'inside_root' });
+  });
+});

@@ -52,6 +52,13 @@ export interface BoundedReadOptions {
   truncate?: boolean;
   /** How refusals name the root (default `the allowed folder`), e.g. `the workspace`. */
   rootName?: string;
+  /**
+   * With `root` (a real path): `path` was produced by a walk of `root` that follows no symbolic links, so it is
+   * not resolved again before the open (a realpath per file doubled a grep's time); the opened descriptor is still
+   * checked (O_NOFOLLOW, regular file, and on Linux that it lies inside the root), which also catches a folder
+   * swapped for a symlink after the walk.
+   */
+  walked?: boolean;
 }
 
 export type BoundedRead =
@@ -78,7 +85,10 @@ export function tryReadFileBounded(path: string, opts: BoundedReadOptions): Boun
   let target = resolve(path);
   let flags = constants.O_RDONLY | O_NONBLOCK;
   let realRoot: string | undefined;
-  if (opts.root !== undefined) {
+  if (opts.root !== undefined && opts.walked) {
+    realRoot = opts.root;
+    flags |= O_NOFOLLOW;
+  } else if (opts.root !== undefined) {
     realRoot = realpathOrUndefined(opts.root);
     const real = realRoot ? realInside(realRoot, opts.root, path) : undefined;
     if (!realRoot || !real)

@@ -178,7 +178,7 @@ function builtin(
   for (const t of targets) {
     for (const f of walkFiles(t.root)) {
       // A regular file under the repository's root only, at most GREP_MAX_FILESIZE bytes actually read.
-      const read = tryReadFileBounded(f.abs, { maxBytes: GREP_MAX_FILESIZE, root: t.root });
+      const read = tryReadFileBounded(f.abs, { maxBytes: GREP_MAX_FILESIZE, root: t.root, walked: true });
       if (!read.ok) continue;
       const buf = read.bytes;
       // Fast reject on the bytes before decoding; the regex path has no byte form.
