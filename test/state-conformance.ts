@@ -211,6 +211,48 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       },
     );
 
+    describe('collections', () => {
+      it('keeps documents of a collection apart, with keys in upper case and ~', async () => {
+        const e1 = await store.write('claims/Platform~identity', { claims: ['a'] }, '""');
+        await store.write('claims/self', { claims: ['b'] }, '""');
+        await store.write('leases/Platform~identity', { leases: [] }, '""');
+        expect(await store.read('claims/Platform~identity')).toEqual({ value: { claims: ['a'] }, etag: e1 });
+        expect((await store.read('claims/self')).value).toEqual({ claims: ['b'] });
+      });
+
+      it('lists the documents of one collection, sorted, and none of another', async () => {
+        if (!store.list) throw new Error(`${store.backend} has no list`);
+        expect(await store.list('claims')).toEqual([]);
+        await store.write('claims/z~b', { claims: [] }, '""');
+        await store.write('claims/a~b', { claims: [] }, '""');
+        await store.write('leases/a~b', { leases: [] }, '""');
+        await store.write('notes', { n: 1 }, '""');
+        expect(await store.list('claims')).toEqual(['claims/a~b', 'claims/z~b']);
+        expect(await store.list('leases')).toEqual(['leases/a~b']);
+      });
+
+      it('refuses names outside the rule: a second slash, a dot-dot key, an upper-case collection', async () => {
+        for (const bad of ['claims/a/b', 'claims/../x', 'Claims/a', 'claims/', '/a']) {
+          await expect(store.write(bad, { x: 1 }, '""'), bad).rejects.toBeInstanceOf(HubError);
+        }
+        await expect(store.list!('Bad/x')).rejects.toBeInstanceOf(HubError);
+      });
+
+      it('updates a collection document atomically like any other', async () => {
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            updateDocument<Counter, void>(
+              store,
+              'claims/a~b',
+              (cur) => ({ value: { n: (cur?.n ?? 0) + 1 }, result: undefined }),
+              { retries: 50 },
+            ),
+          ),
+        );
+        expect((await store.read('claims/a~b')).value).toEqual({ n: 10 });
+      });
+    });
+
     it('append creates the document when it is absent', async () => {
       const etag = await store.append('tasks', 'handoffs', { id: 'h1', note: 'first' });
       expect(etag).toMatch(ETAG_RE);

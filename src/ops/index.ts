@@ -46,6 +46,7 @@ export {
   cachedStateDocument,
   checkDocumentName,
   type DocumentSnapshot,
+  listStateDocuments,
   readStateDocument,
   replaceStateDocument,
   SHARED_DOCUMENTS,

@@ -109,6 +109,7 @@ export function screenedStore(inner: DocumentStore, log: (line: string) => void)
     ...(inner.callRoute
       ? { callRoute: (method: string, path: string, body: unknown) => inner.callRoute!(method, path, body) }
       : {}),
+    ...(inner.list ? { list: (collection: string) => inner.list!(collection) } : {}),
     ...(inner.close ? { close: () => inner.close!() } : {}),
     ...(inner.version ? { version: (name: string) => inner.version!(name) } : {}),
   };

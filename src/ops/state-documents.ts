@@ -2,10 +2,12 @@ import { normalizeAppended, normalizeDocument } from '../coord/index.js';
 import {
   checkJsonBounds,
   DOCUMENT_BOUNDS,
+  HubError,
   PreconditionRequiredError,
   ValidationError,
 } from '../infra/index.js';
 import {
+  checkCollectionName,
   DOCUMENT_NAME_RE,
   type DocumentStore,
   LIST_KEY_RE,
@@ -135,6 +137,24 @@ export async function replaceStateDocument(
     });
   checkJsonBounds(value, DOCUMENT_BOUNDS, `document '${name}'`);
   return store.write(name, normalizeDocument(name, value, now), ifMatch.trim());
+}
+
+/** Names of the documents of a collection (`GET /v3/ops/state?collection=claims`). */
+export async function listStateDocuments(
+  store: DocumentStore,
+  collection: unknown,
+): Promise<{ documents: string[] }> {
+  if (typeof collection !== 'string' || collection === '')
+    throw new ValidationError('collection is required: the collection whose documents to list', {
+      field: 'collection',
+      rule: 'required',
+    });
+  checkCollectionName(collection);
+  if (!store.list)
+    throw new HubError('internal', `the ${store.backend} state backend cannot list documents`, {
+      backend: store.backend,
+    });
+  return { documents: await store.list(collection) };
 }
 
 /**

@@ -10,12 +10,15 @@ export { canonicalJson, EMPTY_ETAG, etagOf } from './etag.js';
 export { acquireLock, type LockOptions } from './file-lock.js';
 export { describeStore, openStore, type StoreInfo } from './open-store.js';
 export {
+  COLLECTION_NAME_RE,
+  checkCollectionName,
   DOCUMENT_NAME_RE,
   LIST_KEY_RE,
   SHARED_DOCUMENTS,
   type SharedDocument,
   STATE_ROUTE,
   sharedDocument,
+  splitDocumentName,
 } from './remote-routes.js';
 export {
   appendItem,

@@ -148,8 +148,17 @@ describe('local store: documents', () => {
     ).toBeInstanceOf(RefusedError);
   });
 
+  it("keeps a collection's documents in the collection's folder, and lists only regular files there", async () => {
+    const s = store();
+    await s.write('claims/platform~identity', { claims: [] }, '""');
+    expect(existsSync(join(hub, 'claims', 'platform~identity.json'))).toBe(true);
+    writeFileSync(join(hub, 'claims', 'notes.txt'), 'x');
+    mkdirSync(join(hub, 'claims', 'sub.json'));
+    expect(await s.list!('claims')).toEqual(['claims/platform~identity']);
+  });
+
   it('refuses document names that are not plain names', async () => {
-    for (const name of ['../escape', 'a/b', 'Upper', '', '.hidden']) {
+    for (const name of ['../escape', 'a/b/c', 'a/../b', 'Upper', 'Upper/x', '', '.hidden']) {
       expect(await failure(store().write(name, { x: 1 }, '""')), name).toBeInstanceOf(ValidationError);
     }
     expect(readdirSync(root)).toEqual([]);

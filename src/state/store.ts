@@ -33,6 +33,11 @@ export interface DocumentStore {
    * error is thrown as the class the server reported.
    */
   callRoute?(method: string, path: string, body: unknown): Promise<RouteAnswer>;
+  /**
+   * Names of the documents of a collection (`claims` -> `['claims/a~b', ...]`), sorted. Every backend of this
+   * build has it; optional for stores written against the older interface.
+   */
+  list?(collection: string): Promise<string[]>;
   close?(): Promise<void>;
   /**
    * A cheap token that changes whenever the document may have changed (a read cache keys on it), or undefined

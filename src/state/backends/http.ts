@@ -9,7 +9,13 @@ import {
   ValidationError,
 } from '../../infra/index.js';
 import { STATE_URL_RULE } from '../../model/index.js';
-import { DOCUMENT_NAME_RE, STATE_ROUTE, sharedDocument } from '../remote-routes.js';
+import {
+  checkCollectionName,
+  checkStoreDocumentName,
+  DOCUMENT_NAME_RE,
+  STATE_ROUTE,
+  sharedDocument,
+} from '../remote-routes.js';
 import { assertDocument, type DocumentStore, type RouteAnswer, type Versioned } from '../store.js';
 
 export interface HttpStoreOptions {
@@ -59,13 +65,6 @@ export function parseStateUrl(url: string | undefined): URL {
   return u;
 }
 
-/** The document `name` checked against the rule every backend shares. */
-function checkName(name: string): string {
-  if (!DOCUMENT_NAME_RE.test(name))
-    throw new ValidationError(`invalid state document name '${name}'`, { field: 'name', value: name });
-  return name;
-}
-
 /**
  * The `http` backend: another hub server's `/v3/ops/*` routes. Whole-document routes for objectives, approvals
  * and handoffs (ETag on GET, If-Match on PUT, 412 -> StateConflictError); the generic state routes for every other
@@ -81,12 +80,12 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
 
   const readPath = (name: string): string => {
     const shared = sharedDocument(name);
-    if (!shared) return `${STATE_ROUTE}/${encodeURIComponent(checkName(name))}`;
+    if (!shared) return `${STATE_ROUTE}/${encodeURIComponent(checkStoreDocumentName(name))}`;
     const q = new URLSearchParams(shared.wholeQuery).toString();
     return q ? `${shared.path}?${q}` : shared.path;
   };
   const writePath = (name: string): string =>
-    sharedDocument(name)?.path ?? `${STATE_ROUTE}/${encodeURIComponent(checkName(name))}`;
+    sharedDocument(name)?.path ?? `${STATE_ROUTE}/${encodeURIComponent(checkStoreDocumentName(name))}`;
 
   async function request(
     method: string,
@@ -143,9 +142,23 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
       return etagFrom(r, 'PUT', name);
     },
     async append(name, key, item) {
-      const path = `${STATE_ROUTE}/${encodeURIComponent(checkName(name))}/${encodeURIComponent(key)}`;
+      const path = `${STATE_ROUTE}/${encodeURIComponent(checkStoreDocumentName(name))}/${encodeURIComponent(key)}`;
       const r = await request('POST', path, item ?? null);
       return etagFrom(r, 'POST', name);
+    },
+    async list(collection) {
+      const q = new URLSearchParams({ collection: checkCollectionName(collection) }).toString();
+      const r = await request('GET', `${STATE_ROUTE}?${q}`, undefined);
+      const names = (r.json as { documents?: unknown } | undefined)?.documents;
+      if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+        throw new HubError(
+          'internal',
+          `remote state list of '${collection}' answered without a documents list`,
+          {
+            collection,
+          },
+        );
+      return names.filter((n) => n.startsWith(`${collection}/`) && DOCUMENT_NAME_RE.test(n)).sort();
     },
     async callRoute(method, path, body): Promise<RouteAnswer> {
       if (!path.startsWith('/'))

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   HubError,
@@ -7,11 +7,16 @@ import {
   resolveReal,
   StateConflictError,
   tryReadFileBounded,
-  ValidationError,
   writeFileAtomicSync,
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
 import { acquireLock } from '../file-lock.js';
+import {
+  checkCollectionName,
+  checkStoreDocumentName,
+  DOCUMENT_NAME_RE,
+  splitDocumentName,
+} from '../remote-routes.js';
 import {
   appendItem,
   assertDocument,
@@ -26,8 +31,6 @@ export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'ag
 
 /** The events document derived from objectives and handoffs; only `coord.events` may be written. */
 export const DERIVED_EVENTS_DOCUMENT = 'events';
-
-const NAME_RE = /^[a-z][a-z0-9_.-]*$/;
 
 /**
  * File timestamps are coarse (a clock tick, or a second on some filesystems): a file modified less than this long
@@ -77,10 +80,9 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const dir = opts.dir;
   const lockOpts = { timeoutMs: opts.lockTimeoutMs ?? 15_000, staleMs: opts.staleLockMs ?? 60_000 };
   const now = opts.now ?? (() => new Date());
+  /** The document's file, relative to `.hub/`: `<name>.json`, or `<collection>/<key>.json` for a collection's. */
   const fileOf = (name: string) => {
-    if (!NAME_RE.test(name))
-      throw new ValidationError(`invalid state document name '${name}'`, { field: 'name', value: name });
-    return `${name}.json`;
+    return `${checkStoreDocumentName(name)}.json`;
   };
   // `version` runs on every cached GET of the HTTP server: it skips re-checking and re-joining known names.
   const versionPaths = new Map<string, string>();
@@ -136,6 +138,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const held = new Set<string>();
   const locked = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     fileOf(name); // validates the name before it becomes part of the lock's path
+    const { collection } = splitDocumentName(name);
     if (held.has(name))
       throw new HubError('internal', `state document '${name}' is already held by an update of this store`, {
         document: name,
@@ -143,6 +146,10 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       });
     const real = realDir();
     ensureDirs(real);
+    if (collection) {
+      mkdirSync(join(real, collection), { recursive: true });
+      mkdirSync(join(real, 'locks', collection), { recursive: true });
+    }
     const release = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
     held.add(name);
     try {
@@ -203,6 +210,23 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
         if (etag !== before) persist(name, value);
         return { result, etag, value };
       });
+    },
+    async list(collection) {
+      checkCollectionName(collection);
+      const real = realDir();
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = readdirSync(join(real, collection), { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw err;
+      }
+      // Regular files only (a planted FIFO or link is no document), named as the rule allows.
+      return entries
+        .filter((e) => e.isFile() && e.name.endsWith('.json'))
+        .map((e) => `${collection}/${e.name.slice(0, -'.json'.length)}`)
+        .filter((n) => DOCUMENT_NAME_RE.test(n))
+        .sort();
     },
     version(name) {
       let file = versionPaths.get(name);

@@ -1,5 +1,6 @@
 import { StateConflictError } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
+import { checkCollectionName, checkStoreDocumentName } from '../remote-routes.js';
 import {
   appendItem,
   assertDocument,
@@ -16,11 +17,16 @@ export function createMemoryStore(): DocumentStore {
   const queues = new Map<string, Promise<unknown>>();
   return {
     backend: 'memory',
+    async list(collection) {
+      const prefix = `${checkCollectionName(collection)}/`;
+      return [...docs.keys()].filter((n) => n.startsWith(prefix)).sort();
+    },
     async read<T>(name: string): Promise<Versioned<T>> {
-      const v = docs.get(name);
+      const v = docs.get(checkStoreDocumentName(name));
       return { value: v === undefined ? undefined : (structuredClone(v) as T), etag: etagOf(v) };
     },
     async write(name, value, ifMatch) {
+      checkStoreDocumentName(name);
       assertDocument(name, value);
       const current = etagOf(docs.get(name)) ?? EMPTY_ETAG;
       if (ifMatch !== current)
@@ -31,6 +37,7 @@ export function createMemoryStore(): DocumentStore {
       return etagOf(value)!;
     },
     async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
+      checkStoreDocumentName(name);
       const run = async (): Promise<UpdateResult<T, R>> => {
         for (;;) {
           const cur = docs.get(name);
@@ -53,6 +60,7 @@ export function createMemoryStore(): DocumentStore {
       }
     },
     async append(name, key, item) {
+      checkStoreDocumentName(name);
       const next = appendItem(name, docs.get(name), key, structuredClone(item));
       docs.set(name, next);
       return etagOf(next)!;

@@ -5,6 +5,7 @@ import {
   asksWholeDocument,
   cachedStateDocument,
   type DocumentSnapshot,
+  listStateDocuments,
   readStateDocument,
   replaceStateDocument,
   SHARED_DOCUMENTS,
@@ -93,6 +94,11 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
 
   type NameParams = { Params: { name: string } };
   type KeyParams = { Params: { name: string; key: string } };
+  app.get<{ Querystring: { collection?: string } }>(STATE_ROUTE, async (req, reply) => {
+    reply
+      .type('application/json')
+      .send(JSON.stringify(await listStateDocuments(store, req.query?.collection)));
+  });
   app.get<NameParams>(`${STATE_ROUTE}/:name`, async (req, reply) => {
     sendSnapshot(req, reply, await readStateDocument(store, req.params.name));
   });
