@@ -43,8 +43,10 @@ export {
 export {
   appendStateItem,
   asksWholeDocument,
+  COLLECTION_NAME_RE,
   cachedStateDocument,
   checkDocumentName,
+  DOCUMENT_NAME_RE,
   type DocumentSnapshot,
   listStateDocuments,
   readStateDocument,

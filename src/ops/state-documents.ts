@@ -15,7 +15,13 @@ import {
   sharedDocument,
 } from '../state/index.js';
 
-export { SHARED_DOCUMENTS, type SharedDocument, STATE_ROUTE } from '../state/index.js';
+export {
+  COLLECTION_NAME_RE,
+  DOCUMENT_NAME_RE,
+  SHARED_DOCUMENTS,
+  type SharedDocument,
+  STATE_ROUTE,
+} from '../state/index.js';
 
 /** A document as the whole-document routes serve it. */
 export interface DocumentSnapshot {

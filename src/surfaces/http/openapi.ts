@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { HUB_VERSION, SHARED_DOCUMENTS, STATE_ROUTE } from '../../ops/index.js';
+import {
+  COLLECTION_NAME_RE,
+  DOCUMENT_NAME_RE,
+  HUB_VERSION,
+  SHARED_DOCUMENTS,
+  STATE_ROUTE,
+} from '../../ops/index.js';
 import type { BoundRoute } from './routes-from-registry.js';
 
 type Json = Record<string, unknown>;
@@ -139,7 +145,38 @@ function documentOperations(paths: Record<string, Json>): void {
     name: 'name',
     in: 'path',
     required: true,
-    schema: { type: 'string', pattern: '^[a-z][a-z0-9_.-]*$' },
+    description: 'A document name, or `<collection>/<key>` (send the slash as %2F).',
+    schema: { type: 'string', pattern: DOCUMENT_NAME_RE.source },
+  };
+  paths[STATE_ROUTE] = {
+    get: {
+      operationId: 'state.collection.list',
+      summary: 'Names of the documents of one collection (`claims/<project>~<repo>`, ...), sorted.',
+      tags: ['state'],
+      parameters: [
+        {
+          name: 'collection',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', pattern: COLLECTION_NAME_RE.source },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The document names.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { documents: { type: 'array', items: { type: 'string' } } },
+                required: ['documents'],
+              },
+            },
+          },
+        },
+        default: errorResponse('Error.'),
+      },
+    },
   };
   paths[`${STATE_ROUTE}/{name}`] = {
     get: {
