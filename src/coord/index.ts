@@ -6,7 +6,7 @@ export {
   resolveApproval,
 } from './approvals.js';
 export { documentListKey, normalizeAppended, normalizeDocument } from './document-shapes.js';
-export { type CoordDeps, checkId, DOCS } from './documents.js';
+export { type CoordDeps, checkId, DOCS, newId, parseDoc, readDoc, updateDoc } from './documents.js';
 export { DURATION_RULE, MAX_DURATION_MS, parseDuration } from './duration.js';
 export {
   type EventsFilter,

@@ -1,0 +1,28 @@
+import * as z from 'zod';
+import type { AclDeps, RepoResolveDeps } from '../acl/index.js';
+import type { OpContext } from './context.js';
+import { coordDeps } from './coord-deps.js';
+
+/** The ACL ports of a context: the coordination store, its retries and clock. */
+export function aclDeps(ctx: OpContext): AclDeps {
+  return coordDeps(ctx);
+}
+
+/** What `--repository` resolves against: the catalog, the checkout judge and the manifest's folder. */
+export function repoDeps(ctx: OpContext): RepoResolveDeps {
+  return { catalog: ctx.workspace().catalog, checkouts: ctx.checkouts(), definitionRoot: ctx.root() };
+}
+
+/** Input fields every ACL operation shares, so help text and MCP schemas say the same everywhere. */
+export const aclFields = {
+  repository: z
+    .string()
+    .min(1)
+    .describe('Repository: project/repo, or . (also self) for the git repository holding the manifest.'),
+  agent_id: z.string().min(1).describe('Agent acting (letters, digits, ., _ and -).'),
+  task_id: z.string().min(1).describe('Task the work belongs to.'),
+  ttl: z
+    .string()
+    .optional()
+    .describe('How long it holds without a heartbeat: digits with s, m, h or d (default 30m).'),
+};
