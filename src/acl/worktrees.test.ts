@@ -69,7 +69,8 @@ function setup() {
     retries: 1,
     now: () => now,
     host: 'host-a',
-    env: process.env,
+    // biome-ignore lint/style/noProcessEnv: the hook command must still find programs on the PATH of the test.
+    env: { PATH: process.env.PATH },
   };
   const cfg: WorktreeConfig = {
     layout: { workspaceRoot: ws.root, worktreesPath: '.worktrees/', allowedOutside: [] },
