@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ACL, type AclDeps, aclDocument, aclDocuments, readAcl } from './records.js';
+import { HubError } from '../infra/index.js';
+import { ACL, type AclDeps, aclDocument, aclDocuments, readAcl, updateAcl } from './records.js';
 
 /**
  * One worktree hub knows of (`worktrees/<repo key>`, `.hub/worktrees/<repo key>.json` on the local backend).
@@ -64,3 +65,27 @@ export const eventData = (r: WorktreeRecord, extra: Record<string, unknown> = {}
   task_id: r.task_id,
   ...extra,
 });
+
+const CONFLICT_ROUNDS = 8;
+
+/**
+ * The atomic read-modify-write of a repository's worktrees document (`fn` may run more than once: keep it pure).
+ * Local and memory stores serialize writers; on the http backend it is a compare-and-swap, and since the git work
+ * happens on the client (the checkout is local), the record cannot be applied on the server: a conflict is
+ * retried here, after a random pause, for CONFLICT_ROUNDS rounds of `updateAcl` (each with its own retries), so
+ * agents creating worktrees of one repository at once all get recorded. CAS keeps it free of lost updates.
+ */
+export async function updateWorktrees<R>(
+  deps: AclDeps,
+  key: string,
+  fn: (doc: z.output<typeof WorktreesDocSchema>) => R,
+): Promise<R> {
+  for (let round = 1; ; round++) {
+    try {
+      return await updateAcl(deps, worktreesDoc(key), WorktreesDocSchema, fn);
+    } catch (err) {
+      if (!(err instanceof HubError && err.code === 'conflict') || round >= CONFLICT_ROUNDS) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 40 * round));
+    }
+  }
+}

@@ -11,17 +11,15 @@ import {
 import { listAgents } from './agents.js';
 import { recordAclEvent } from './events.js';
 import { isLive } from './liveness.js';
-import { updateAcl } from './records.js';
 import type { RepoTarget } from './repository-ref.js';
 import { commonDirOf, gitRefused, locateWorktree, type WorktreeState } from './worktrees-git.js';
 import {
   eventData,
   readWorktreeRecords,
   recordKey,
+  updateWorktrees,
   type WorktreeDeps,
   type WorktreeRecord,
-  WorktreesDocSchema,
-  worktreesDoc,
 } from './worktrees-record.js';
 import { type Blocker, blockersOf, describeBlockers } from './worktrees-safety.js';
 
@@ -150,7 +148,7 @@ function unlinkHookSymlinks(worktree: string, hooked: readonly string[]): void {
 }
 
 async function dropRecord(deps: WorktreeDeps, rec: WorktreeRecord): Promise<void> {
-  await updateAcl(deps, worktreesDoc(recordKey(rec)), WorktreesDocSchema, (doc) => {
+  await updateWorktrees(deps, recordKey(rec), (doc) => {
     doc.worktrees = doc.worktrees.filter((w) => w.id !== rec.id);
   });
 }

@@ -203,6 +203,19 @@ describe('worktree create', () => {
     expect(e.details).toMatchObject({ rule: 'inside_worktrees_path' });
   });
 
+  it('keeps every record of concurrent creates in one repository (memory store)', async () => {
+    git(env.main, ['branch', 'agent/T3']);
+    git(env.main, ['branch', 'agent/T4']);
+    const made = await Promise.all(
+      ['T1', 'T2', 'T3', 'T4'].map((t, i) =>
+        create(env, { agentId: `agent-${i}`, taskId: t, branch: `agent/${t}` }),
+      ),
+    );
+    expect((await listWorktrees(env.deps)).map((w) => w.id).sort()).toEqual(
+      made.map((m) => m.worktree.id).sort(),
+    );
+  });
+
   it('keeps one worktree per agent and task of a repository', async () => {
     await create(env);
     const e = (await thrown(create(env, { branch: 'agent/T2' }))) as RefusedError;

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
   isInside,
@@ -12,7 +12,7 @@ import {
 import { touchAgent } from './agents.js';
 import { recordAclEvent } from './events.js';
 import { checkAgentId } from './liveness.js';
-import { readAcl, updateAcl } from './records.js';
+import { readAcl } from './records.js';
 import type { RepoTarget } from './repository-ref.js';
 import {
   checkBranchName,
@@ -40,6 +40,7 @@ import {
 import {
   eventData,
   readWorktreeRecords,
+  updateWorktrees,
   type WorktreeDeps,
   type WorktreeRecord,
   WorktreesDocSchema,
@@ -140,7 +141,7 @@ export async function createWorktree(
   const args = exists
     ? ['worktree', 'add', '--', path, branch]
     : ['worktree', 'add', '-b', branch, '--', path, await baseCommit(main, base!)];
-  const added = await runGit(args, { cwd: main });
+  const added = await addWorktree(args, main, path);
   if (added.code !== 0) {
     const m =
       /already checked out at '([^']+)'/.exec(added.stderr) ??
@@ -172,7 +173,7 @@ export async function createWorktree(
       created_at: now,
       updated_at: now,
     };
-    await updateAcl(deps, worktreesDoc(target.key), WorktreesDocSchema, (doc) => {
+    await updateWorktrees(deps, target.key, (doc) => {
       const clash = sameTask(doc.worktrees, agentId, taskId, stale);
       if (clash) throw refuseTaken(clash);
       // A record of a worktree git no longer knows, at this path or for this task, is replaced.
@@ -195,6 +196,22 @@ export async function createWorktree(
     touchAgent(deps, agentId, { note: taskId }),
   ]);
   return { worktree: record, created_branch: !exists, post_create: { ...files, command } };
+}
+
+/** What `git worktree add` says when another add in the same repository is half-way: worth another try. */
+const TRANSIENT_ADD = /failed to read .*worktrees|could not lock|unable to create .*\.lock|cannot lock ref/i;
+
+/**
+ * `git worktree add`, tried again (up to 5 times, after a random pause) when it fails because a concurrent add in
+ * the same repository was half-way (git reads every worktree's admin folder, one of which lacks its files yet),
+ * and only while the target folder was not made.
+ */
+async function addWorktree(args: string[], main: string, path: string) {
+  for (let round = 1; ; round++) {
+    const r = await runGit(args, { cwd: main });
+    if (r.code === 0 || round >= 5 || !TRANSIENT_ADD.test(r.stderr) || existsSync(path)) return r;
+    await new Promise((done) => setTimeout(done, 20 + Math.random() * 80 * round));
+  }
 }
 
 async function baseCommit(main: string, base: string): Promise<string> {
@@ -354,7 +371,7 @@ export async function adoptWorktree(
   };
   const { worktrees } = await readAcl(deps, worktreesDoc(target.key), WorktreesDocSchema);
   const stale = staleIds(worktrees, deps.host);
-  const out = await updateAcl(deps, worktreesDoc(target.key), WorktreesDocSchema, (doc) => {
+  const out = await updateWorktrees(deps, target.key, (doc) => {
     const same = doc.worktrees.find((w) => w.git_dir === gitDir && w.host === deps.host && !stale.has(w.id));
     if (same && same.agent_id === agentId && same.task_id === taskId)
       return { worktree: same, adopted: false };
