@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, removeTempDir } from './fixtures/index.js';
+import { createTempDir, git, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { callJson, connectHub } from './mcp-client.js';
 import { runHub } from './run-hub.js';
@@ -230,6 +230,49 @@ describe('the same write on every surface', () => {
     expect(new Set(ids).size).toBe(3);
     expect(stable(viaMcp, ids)).toEqual(stable(cli.json(), ids));
     expect(stable(viaHttp.json, ids)).toEqual(stable(cli.json(), ids));
+  });
+
+  it('creates, lists and destroys a worktree alike', async () => {
+    const repo = join(root, 'platform/identity');
+    const tasks = { cli: 'par-wt-cli', mcp: 'par-wt-mcp', http: 'par-wt-http' };
+    for (const t of Object.values(tasks)) git(repo, ['branch', `agent/${t}`]);
+    const args = (t: string) => ({
+      repository: 'platform/identity',
+      agent_id: 'par-agent',
+      task_id: t,
+      branch: `agent/${t}`,
+    });
+    const cli = runHub([
+      '-c',
+      manifest(),
+      'worktree',
+      'create',
+      ...Object.entries(args(tasks.cli)).flatMap(([k, v]) => [`--${k.replace('_', '-')}`, v]),
+      '--json',
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    const viaMcp = await callJson(mcp, 'hub_worktree_create', args(tasks.mcp));
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/worktrees', { body: args(tasks.http) });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    const made = [cli.json(), viaMcp, viaHttp.json];
+    // What differs: the ids, the task (and so the path, branch and git admin folder) and the times.
+    const ids = [...made.map((m) => m.worktree.id), ...Object.values(tasks)];
+    expect(stable(viaMcp, ids)).toEqual(stable(cli.json(), ids));
+    expect(stable(viaHttp.json, ids)).toEqual(stable(cli.json(), ids));
+    const list = runHub(['-c', manifest(), 'worktree', 'list', '--agent-id', 'par-agent', '--json']).json();
+    expect(list.worktrees).toHaveLength(3);
+    expect(await callJson(mcp, 'hub_worktree_list', { agent_id: 'par-agent' })).toEqual(list);
+    expect((await call(server.base, 'GET', '/v3/ops/worktrees?agent_id=par-agent')).json).toEqual(list);
+    const gone = {
+      cli: runHub(['-c', manifest(), 'worktree', 'destroy', '--id', made[0].worktree.id, '--json']).json(),
+      mcp: await callJson(mcp, 'hub_worktree_destroy', { id: made[1].worktree.id }),
+      http: (
+        await call(server.base, 'POST', '/v3/ops/worktrees/destroy', { body: { id: made[2].worktree.id } })
+      ).json,
+    };
+    expect(gone.cli).toMatchObject({ action: 'removed', forced: false });
+    expect(stable(gone.mcp, ids)).toEqual(stable(gone.cli, ids));
+    expect(stable(gone.http, ids)).toEqual(stable(gone.cli, ids));
   });
 
   it('updates the session alike', async () => {

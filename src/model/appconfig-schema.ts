@@ -97,6 +97,13 @@ const PostCreateSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('Command run in the new worktree, as an argv list (no shell).'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(3_600_000)
+    .optional()
+    .describe('Timeout of the command in milliseconds (default 600000).'),
 });
 
 export const CoordinationConfigSchema = z.strictObject({

@@ -54,6 +54,10 @@ export const OPERATION_MODULES = {
     const m = await import('./approval-ops.js');
     return [m.approvalRequest, m.approvalList, m.approvalResolve];
   },
+  worktree: async (): Promise<AnyOperation[]> => {
+    const m = await import('./worktree-ops.js');
+    return [m.worktreeCreate, m.worktreeList, m.worktreeAdopt, m.worktreeDestroy, m.worktreeGc];
+  },
   events: async (): Promise<AnyOperation[]> => [(await import('./events-ops.js')).contextEvents],
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');

@@ -17,6 +17,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   'context handoff': 'Handoffs between agents, claimed with a TTL.',
   'context approval': 'Approval requests that wait for a human decision.',
   state: 'The coordination state store.',
+  worktree:
+    'Git worktrees per agent and task: create, list, adopt, destroy, gc (dirty work kept unless --force).',
   repo: 'Managed repositories: resolve a reference, open in the editor.',
   import: 'Import other manifest formats.',
 };

@@ -1,0 +1,247 @@
+import { hostname } from 'node:os';
+import * as z from 'zod';
+import {
+  adoptWorktree,
+  type CreateWorktreeResult,
+  createWorktree,
+  destroyWorktree,
+  type GcResult,
+  gcWorktrees,
+  listWorktrees,
+  type RepoOf,
+  resolveRepository,
+  type WorktreeConfig,
+  type WorktreeDeps,
+  type WorktreeOutcome,
+  type WorktreeRecord,
+  type WorktreeView,
+} from '../acl/index.js';
+import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
+import type { OpContext } from './context.js';
+import { table } from './format.js';
+import { defineOp, type OpAttributes, READ_ONLY, WRITES } from './registry.js';
+
+/** Removes checkouts: MCP clients are told so (destructiveHint). */
+const DESTROYS: OpAttributes = { readOnly: false, idempotent: false, destructive: true };
+
+/** The worktree ports of a context: the ACL store, this machine's name and the environment hooks run in. */
+export function worktreeDeps(ctx: OpContext): WorktreeDeps {
+  return { ...aclDeps(ctx), host: hostname(), env: ctx.env };
+}
+
+/** `workspace.worktrees_path`, the trusted allowed folders and `coordination.worktree*` of the loaded config. */
+export function worktreeConfig(ctx: OpContext): WorktreeConfig {
+  const c = ctx.appConfig().config;
+  return {
+    layout: {
+      workspaceRoot: ctx.root(),
+      worktreesPath: c.workspace.worktrees_path,
+      allowedOutside: c.workspace.allowed_outside_paths,
+    },
+    postCreate: c.coordination.worktree?.post_create,
+    perTask: c.coordination.worktree_per_task,
+  };
+}
+
+const repoOf =
+  (ctx: OpContext): RepoOf =>
+  (id) =>
+    resolveRepository(repoDeps(ctx), id);
+
+/** Relative paths: from the working directory on the CLI, from the workspace folder over MCP and HTTP. */
+const pathBase = (ctx: OpContext) => (ctx.readStdin ? ctx.cwd : ctx.root());
+
+const optional = {
+  repository: aclFields.repository.optional(),
+  agent_id: aclFields.agent_id.optional(),
+  task_id: aclFields.task_id.optional(),
+};
+
+const viewRows = (list: WorktreeView[]) =>
+  table(
+    list.map((w) => [
+      w.id,
+      w.state,
+      w.agent_id,
+      w.task_id,
+      w.branch ?? '(detached)',
+      w.current_path ?? w.path,
+    ]),
+    ['ID', 'STATE', 'AGENT', 'TASK', 'BRANCH', 'PATH'],
+  );
+
+const outcomeLine = (o: WorktreeOutcome) => {
+  const why = o.why ? ` [${o.why.join(', ')}]` : '';
+  const reasons = o.reasons.length ? `: ${o.reasons.map((r) => r.reason).join(', ')}` : '';
+  return `${o.action} ${o.id} ${o.current_path ?? o.path}${why}${reasons}`;
+};
+
+export const worktreeCreate = defineOp({
+  id: 'worktree.create',
+  summary:
+    'Create a git worktree of a repository for an agent and task, on an existing branch (or one started at --base).',
+  description:
+    'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. The branch must exist ' +
+    'unless --base names a commit to start it from; a branch checked out in another worktree is refused (409). ' +
+    'coordination.worktree.post_create links or copies gitignored files from the main checkout and runs a command ' +
+    'without a shell. Records worktrees/<repo key> and a WorktreeCreated event.',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: aclFields.agent_id,
+    task_id: aclFields.task_id,
+    branch: z.string().min(1).describe('Branch to check out (it must exist unless base is given).'),
+    base: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Commit to start the branch from when it does not exist yet.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<CreateWorktreeResult> =>
+    createWorktree(worktreeDeps(ctx), worktreeConfig(ctx), {
+      target: await resolveRepository(repoDeps(ctx), input.repository),
+      agentId: input.agent_id,
+      taskId: input.task_id,
+      branch: input.branch,
+      base: input.base,
+    }),
+  cli: {
+    command: 'worktree create',
+    human: (r) => {
+      const cmd = r.post_create.command;
+      const hook = cmd ? `\npost_create command exited ${cmd.exit_code ?? cmd.signal}` : '';
+      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${hook}`;
+    },
+  },
+  mcp: { tool: 'hub_worktree_create' },
+  http: [{ method: 'POST', route: '/v3/ops/worktrees', input: 'body' }],
+});
+
+export const worktreeList = defineOp({
+  id: 'worktree.list',
+  summary: 'List recorded worktrees with where each stands: present, moved, missing, pruned or elsewhere.',
+  description:
+    "The state is judged from git's own files (a worktree moved with git worktree move shows its new path as " +
+    'current_path); listing never writes.',
+  input: z.strictObject(optional),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<{ worktrees: WorktreeView[] }> => ({
+    worktrees: await listWorktrees(worktreeDeps(ctx), {
+      target: input.repository ? await resolveRepository(repoDeps(ctx), input.repository) : undefined,
+      agentId: input.agent_id,
+      taskId: input.task_id,
+    }),
+  }),
+  cli: { command: 'worktree list', human: (r) => viewRows(r.worktrees) || 'no worktrees' },
+  mcp: { tool: 'hub_worktree_list' },
+  http: [{ method: 'GET', route: '/v3/ops/worktrees', input: 'query' }],
+});
+
+export const worktreeAdopt = defineOp({
+  id: 'worktree.adopt',
+  summary: 'Record an existing linked worktree of a repository (made without hub) for an agent and task.',
+  description:
+    "The folder must be the top of a linked worktree whose git common dir is the repository's, inside the " +
+    'workspace (or a folder allowed by trusted config); the main checkout is refused.',
+  input: z.strictObject({
+    path: z
+      .string()
+      .min(1)
+      .describe('Folder of the worktree (relative: to the working directory on the CLI).'),
+    repository: aclFields.repository,
+    agent_id: aclFields.agent_id,
+    task_id: aclFields.task_id,
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<{ worktree: WorktreeRecord; adopted: boolean }> =>
+    adoptWorktree(worktreeDeps(ctx), worktreeConfig(ctx), {
+      target: await resolveRepository(repoDeps(ctx), input.repository),
+      path: input.path,
+      cwd: pathBase(ctx),
+      agentId: input.agent_id,
+      taskId: input.task_id,
+    }),
+  cli: {
+    command: 'worktree adopt',
+    human: (r) =>
+      `${r.adopted ? 'adopted' : 'already recorded:'} worktree ${r.worktree.id} at ${r.worktree.path}`,
+  },
+  mcp: { tool: 'hub_worktree_adopt' },
+  http: [{ method: 'POST', route: '/v3/ops/worktrees/adopt', input: 'body' }],
+});
+
+const forceField = z
+  .boolean()
+  .default(false)
+  .describe('Remove even with uncommitted changes, untracked files or unpushed commits.');
+
+export const worktreeDestroy = defineOp({
+  id: 'worktree.destroy',
+  summary:
+    'Remove a worktree (git worktree remove) and its record; dirty, untracked or unpushed work refuses it unless --force.',
+  description:
+    'Name it by --id, --path, or --agent-id and --task-id (with --repository when several repositories match). ' +
+    "A refusal (409) lists each reason; git's own refusal is reported, never worked around.",
+  input: z.strictObject({
+    id: z.string().min(1).optional().describe('Worktree id (wt-...).'),
+    path: z.string().min(1).optional().describe('Folder of the worktree.'),
+    ...optional,
+    force: forceField,
+  }),
+  gate: 'active',
+  attributes: DESTROYS,
+  handler: async (ctx, input): Promise<WorktreeOutcome> => {
+    const deps = worktreeDeps(ctx);
+    return destroyWorktree(
+      deps,
+      repoOf(ctx),
+      {
+        id: input.id,
+        path: input.path,
+        cwd: pathBase(ctx),
+        target: input.repository ? await resolveRepository(repoDeps(ctx), input.repository) : undefined,
+        agentId: input.agent_id,
+        taskId: input.task_id,
+      },
+      input.force,
+    );
+  },
+  cli: { command: 'worktree destroy', human: (r) => outcomeLine(r) },
+  mcp: { tool: 'hub_worktree_destroy' },
+  http: [{ method: 'POST', route: '/v3/ops/worktrees/destroy', input: 'body' }],
+});
+
+export const worktreeGc = defineOp({
+  id: 'worktree.gc',
+  summary:
+    'Remove stale worktrees of this machine: released or expired records, agents no longer live, folders gone.',
+  description:
+    'Worktrees with uncommitted changes, untracked non-ignored files or unpushed commits are skipped, each with ' +
+    'its reasons, unless --force; --dry-run only reports (would_remove, would_prune, skipped).',
+  input: z.strictObject({
+    repository: aclFields.repository.optional(),
+    dry_run: z.boolean().default(false).describe('Only report what would be removed; change nothing.'),
+    force: forceField,
+  }),
+  gate: 'active',
+  attributes: DESTROYS,
+  handler: async (ctx, input): Promise<GcResult> =>
+    gcWorktrees(worktreeDeps(ctx), repoOf(ctx), {
+      target: input.repository ? await resolveRepository(repoDeps(ctx), input.repository) : undefined,
+      dryRun: input.dry_run,
+      force: input.force,
+    }),
+  cli: {
+    command: 'worktree gc',
+    human: (r) =>
+      [
+        `${r.dry_run ? 'dry run: ' : ''}${r.results.length} stale of ${r.considered} worktree(s) of this machine`,
+        ...r.results.map(outcomeLine),
+      ].join('\n'),
+  },
+  mcp: { tool: 'hub_worktree_gc' },
+  http: [{ method: 'POST', route: '/v3/ops/worktrees/gc', input: 'body' }],
+});
