@@ -44,8 +44,10 @@ export function branchNameProblem(name: string): string | undefined {
 /** Refuses a name git would not take as a branch (checked in code: no process, and the same on a server). */
 export function checkBranchName(name: string, field = 'name', extra: Record<string, unknown> = {}): string {
   const problem = branchNameProblem(name);
+  const from =
+    typeof extra.pattern === 'string' ? ` (made by coordination.branch_pattern '${extra.pattern}')` : '';
   if (problem)
-    throw new ValidationError(`${field}: '${shown(name)}' is not a valid branch name: ${problem}`, {
+    throw new ValidationError(`${field}: '${shown(name)}' is not a valid branch name: ${problem}${from}`, {
       field,
       value: shown(name),
       rule: 'git check-ref-format --branch',

@@ -26,6 +26,7 @@ export {
   recordAllocation,
   releaseAllocation,
 } from './branches.js';
+export { type CleanupResult, cleanupBranches } from './branches-cleanup.js';
 export {
   checkBaseRef,
   checkedOutBranches,

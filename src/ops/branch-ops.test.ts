@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, createTempDir, git, makeGitRepo, removeTempDir } from '../../test/fixtures/index.js';
 import { HubError } from '../infra/index.js';
 import { agentRegistry } from './agent-ops.js';
-import { branchAllocate, branchList, branchRelease } from './branch-ops.js';
+import { branchAllocate, branchCleanup, branchList, branchRelease } from './branch-ops.js';
 import { createContext } from './create-context.js';
 import { invoke } from './invoke.js';
 import type { AnyOperation } from './registry.js';
@@ -225,6 +225,50 @@ describe('branch allocate', () => {
     const kinds = new Set(events.map((e) => `${e.source}:${e.kind}`));
     expect([...kinds].sort()).toEqual(['acl:BranchAllocated', 'acl:BranchReleased']);
     expect(events.every((e) => e.subject === 'platform/identity' || e.subject === 'platform/web')).toBe(true);
+  });
+});
+
+describe('branch cleanup', () => {
+  it('deletes released branches only: not allocated again, not checked out, merged unless --force', async () => {
+    const ws = workspace();
+    const R = 'platform/identity';
+    const alloc = (task: string) => ws.run(branchAllocate, { repository: R, agent_id: 'a1', task_id: task });
+    const release = (name: string) => ws.run(branchRelease, { repository: R, agent_id: 'a1', name });
+    for (const t of ['done', 'busy', 'again', 'work', 'active']) await alloc(t);
+    for (const n of ['agent/done', 'agent/busy', 'agent/again', 'agent/work']) await release(n);
+    await ws.run(branchAllocate, { repository: R, agent_id: 'a2', task_id: 'again', name: 'agent/again' });
+    git(ws.repo, ['worktree', 'add', '-q', join(ws.root, 'wt-busy'), 'agent/busy']);
+    // Unmerged work on a released branch.
+    git(ws.repo, ['checkout', '-q', 'agent/work']);
+    writeFileSync(join(ws.repo, 'w.txt'), 'w\n');
+    git(ws.repo, ['add', '.']);
+    git(ws.repo, ['commit', '-q', '-m', 'work']);
+    git(ws.repo, ['checkout', '-q', '-']);
+    git(ws.repo, ['branch', 'mine']);
+
+    const dry = await ws.run(branchCleanup, { repository: R, dry_run: true });
+    expect(dry.deleted.map((d: { name: string }) => d.name)).toEqual(['agent/done', 'agent/work']);
+    expect(dry.skipped).toEqual([
+      { name: 'agent/again', reason: 'allocated again' },
+      { name: 'agent/busy', reason: 'checked out in a worktree' },
+    ]);
+    expect(git(ws.repo, ['branch', '--list', 'agent/done'])).toContain('agent/done');
+
+    const r = await ws.run(branchCleanup, { repository: R, agent_id: 'a1' });
+    expect(r.deleted.map((d: { name: string }) => d.name)).toEqual(['agent/done']);
+    expect(r.skipped.find((s: { name: string }) => s.name === 'agent/work').reason).toMatch(
+      /not fully merged/,
+    );
+    const forced = await ws.run(branchCleanup, { repository: R, force: true });
+    expect(forced.deleted.map((d: { name: string }) => d.name)).toEqual(['agent/work']);
+    const left = git(ws.repo, ['branch', '--format=%(refname:short)']).split('\n').sort();
+    expect(left).toEqual(['agent/active', 'agent/again', 'agent/busy', 'main', 'mine'].sort());
+    const events = JSON.parse(readFileSync(join(ws.root, '.hub/coord.events.json'), 'utf8')).events;
+    expect(
+      events
+        .filter((e: { kind: string }) => e.kind === 'BranchDeleted')
+        .map((e: { data: { name: string } }) => e.data.name),
+    ).toEqual(['agent/done', 'agent/work']);
   });
 });
 

@@ -4,11 +4,13 @@ import {
   activeAllocation,
   BRANCH_STATUSES,
   type BranchAllocation,
+  type CleanupResult,
   checkAgentId,
   checkAllowedPrefix,
   checkBaseRef,
   checkBranchName,
   checkTaskId,
+  cleanupBranches,
   createHead,
   deleteHeadAt,
   headOf,
@@ -309,4 +311,59 @@ export const branchList = defineOp({
   },
   mcp: { tool: 'hub_branch_list' },
   http: [{ method: 'GET', route: '/v3/ops/branches', input: 'query' }],
+});
+
+export const branchCleanup = defineOp({
+  id: 'branch.cleanup',
+  summary:
+    'Delete the git branches of released allocations, unless allocated again, leased or checked out anywhere.',
+  description:
+    'Only names hub allocated and released. `git branch -d` keeps a branch whose commits are not merged (the ' +
+    'reason says so) unless --force. --dry-run only reports.',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: z.string().min(1).optional().describe('Agent acting (recorded in the events).'),
+    dry_run: z.boolean().default(false).describe('Only report what would be deleted.'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('Delete branches whose commits are not merged too (git branch -D).'),
+  }),
+  gate: 'active',
+  attributes: { readOnly: false, idempotent: true, destructive: true },
+  handler: async (ctx, input): Promise<CleanupResult> => {
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    if (input.agent_id !== undefined) checkAgentId(input.agent_id);
+    const root = target.root;
+    if (!root)
+      throw new NotFoundError(
+        `repository: ${target.id} is not checked out here; cleanup deletes branches in the checkout`,
+        {
+          field: 'repository',
+          value: input.repository,
+          rule: 'checked_out',
+        },
+      );
+    return cleanupBranches(
+      aclDeps(ctx),
+      { ...target, root },
+      {
+        dryRun: input.dry_run,
+        force: input.force,
+        by: input.agent_id,
+      },
+    );
+  },
+  cli: {
+    command: 'branch cleanup',
+    human: (r) =>
+      [
+        ...r.deleted.map(
+          (d) => `${r.dry_run ? 'would delete' : 'deleted'} ${d.name} (was ${d.head.slice(0, 12)})`,
+        ),
+        ...r.skipped.map((s) => `kept ${s.name}: ${s.reason}`),
+      ].join('\n') || 'nothing to clean up',
+  },
+  mcp: { tool: 'hub_branch_cleanup' },
+  http: [{ method: 'POST', route: '/v3/ops/branches/cleanup', input: 'body' }],
 });

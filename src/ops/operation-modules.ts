@@ -57,7 +57,7 @@ export const OPERATION_MODULES = {
   events: async (): Promise<AnyOperation[]> => [(await import('./events-ops.js')).contextEvents],
   branch: async (): Promise<AnyOperation[]> => {
     const m = await import('./branch-ops.js');
-    return [m.branchAllocate, m.branchList, m.branchRelease];
+    return [m.branchAllocate, m.branchList, m.branchRelease, m.branchCleanup];
   },
   lease: async (): Promise<AnyOperation[]> => {
     const m = await import('./lease-ops.js');
