@@ -113,6 +113,23 @@ describe('branch allocate', () => {
     expect(again).toMatchObject({ created: false, head: 'existing', allocation: first.allocation });
   });
 
+  it('refuses a name held by another agent naming the holder, even after the holder committed on it', async () => {
+    const input = { repository: 'platform/identity', agent_id: 'a1', task_id: 'T-20', name: 'agent/moved' };
+    await ws.run(branchAllocate, input);
+    git(ws.repo, ['checkout', '-q', 'agent/moved']);
+    writeFileSync(join(ws.repo, 'moved.txt'), 'm\n');
+    git(ws.repo, ['add', '.']);
+    git(ws.repo, ['commit', '-q', '-m', 'moved']);
+    git(ws.repo, ['checkout', '-q', '-']);
+    const e = await fail(ws.run(branchAllocate, { ...input, agent_id: 'a2', task_id: 'T-21' }));
+    expect(e.details).toMatchObject({
+      rule: 'one_allocation_per_name',
+      holder: { agent_id: 'a1', task_id: 'T-20' },
+    });
+    // Its own agent gets it back as it stands.
+    expect((await ws.run(branchAllocate, input)).head).toBe('existing');
+  });
+
   it('checks --name against the allowed prefixes and the ref rules', async () => {
     const base = { repository: 'platform/identity', agent_id: 'a1', task_id: 'T-6' };
     const prefix = await fail(ws.run(branchAllocate, { ...base, name: 'feature/x' }));

@@ -171,18 +171,29 @@ export async function allocateBranch(ctx: OpContext, input: AllocateInput): Prom
     );
   const baseRef = input.base ?? 'HEAD';
   const sha = await resolveBase(root, baseRef, target.id);
-  // A plain read, for an early answer only: the atomic update below decides.
+  // A plain read, for an early answer only: the atomic update below decides who holds the name.
   const held = await activeAllocation(aclDeps(ctx), target.key, name);
   const mine = held !== undefined && held.agent_id === input.agent_id && held.task_id === taskId;
   const head = await headOf(root, name);
-  if (!mine && head !== undefined && head !== sha && !input.adopt)
-    throw new RefusedError(
-      `name: the git branch '${name}' already exists in ${target.id} at ${head.slice(0, 12)}, not at the base ${baseRef} (${sha.slice(0, 12)}); pass --adopt to allocate it as it stands, or choose another name`,
+  // A git branch that stands elsewhere than the base and that nobody allocated: only with --adopt. A held name is
+  // refused by the record instead, naming its holder.
+  const foreign = !mine && head !== undefined && head !== sha && !input.adopt;
+  const exists = () =>
+    new RefusedError(
+      `name: the git branch '${name}' already exists in ${target.id} at ${head!.slice(0, 12)}, not at the base ${baseRef} (${sha.slice(0, 12)}); pass --adopt to allocate it as it stands, or choose another name`,
       { field: 'name', value: name, rule: 'git_branch_exists', head, base_sha: sha, repository: target.id },
       409,
     );
+  if (foreign && held === undefined) throw exists();
   const r = await recordWhereStored(ctx, target, { ...fields, base_ref: baseRef, base_sha: head ?? sha });
-  if (head !== undefined) return { ...r, head: head === sha || mine ? 'existing' : 'adopted' };
+  if (head !== undefined) {
+    // The holder released the name between the read and the record: the branch is still not ours to adopt.
+    if (foreign && r.created) {
+      await undoAllocation(ctx, target, { ...r, head: 'not_created' }, 'git_branch_exists');
+      throw exists();
+    }
+    return { ...r, head: head === sha || !r.created ? 'existing' : 'adopted' };
+  }
   try {
     await createHead(root, name, r.allocation.base_sha ?? sha, target.id);
   } catch (err) {
