@@ -15,8 +15,8 @@ export interface CleanupResult {
 }
 
 /**
- * Deletes the git branches of released allocations in the checkout at `target.root`: only names hub allocated,
- * never one that is allocated again, leased by a live lease or checked out in any worktree (`git worktree list`).
+ * Deletes the git branches of released allocations in the checkout at `target.root`: only branches hub created for
+ * an allocation (`created_head`; not one found, adopted or refused by git), never one that is allocated again, leased by a live lease or checked out in any worktree (`git worktree list`).
  * `git branch -d` keeps a branch whose commits are not merged (its words are the reason) unless `force` (`-D`).
  * Each deletion is a BranchDeleted event. The allocation is read again just before each deletion.
  */
@@ -26,12 +26,22 @@ export async function cleanupBranches(
   opts: { dryRun: boolean; force: boolean; by?: string },
 ): Promise<CleanupResult> {
   const out: CleanupResult = { dry_run: opts.dryRun, deleted: [], skipped: [] };
-  const released = new Set<string>();
-  for (const a of await readAllocations(deps, target.key)) if (a.status === 'released') released.add(a.name);
+  // By name: whether hub created a released allocation's branch (and git did not refuse it).
+  const released = new Map<string, boolean>();
+  for (const a of await readAllocations(deps, target.key))
+    if (a.status === 'released') {
+      const ours = a.created_head && !a.release_reason?.startsWith('git_failed');
+      released.set(a.name, (released.get(a.name) ?? false) || ours);
+    }
   if (released.size === 0) return out;
   const checkedOut = await checkedOutBranches(target.root);
-  for (const name of [...released].sort()) {
+  for (const [name, ours] of [...released].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const skip = (reason: string) => out.skipped.push({ name, reason });
+    if (!ours) {
+      if ((await headOf(target.root, name)) !== undefined)
+        skip('hub did not create it (found, adopted or recorded with --no-git)');
+      continue;
+    }
     const now = deps.now();
     if ((await readAllocations(deps, target.key)).some((a) => a.name === name && a.status === 'active')) {
       skip('allocated again');

@@ -25,6 +25,9 @@ export const BranchAllocationSchema = z.looseObject({
   /** The commit the branch was created at (or found at), when known. */
   base_sha: z.string().nullable().default(null),
   description: z.string().optional(),
+  /** True when hub creates the git branch for this allocation (false: found, adopted, or recorded with --no-git);
+   * `branch cleanup` deletes only such branches. */
+  created_head: z.boolean().default(false),
   created_at: z.string(),
   updated_at: z.string(),
   released_at: z.string().optional(),
@@ -45,6 +48,8 @@ export interface AllocationRequest {
   base_ref: string | null;
   base_sha: string | null;
   description?: string;
+  /** Hub creates the git branch for it (see BranchAllocationSchema.created_head). */
+  created_head?: boolean;
 }
 
 export interface AllocationResult {
@@ -123,6 +128,7 @@ export async function recordAllocation(deps: AclDeps, req: AllocationRequest): P
         base_ref: req.base_ref,
         base_sha: req.base_sha,
         ...(req.description ? { description: req.description } : {}),
+        created_head: req.created_head ?? false,
         created_at: now,
         updated_at: now,
         expires_at: null,

@@ -160,6 +160,10 @@ describe('branch allocate', () => {
       ws.run(branchAllocate, { ...base, repository: 'platform/identity', base: '--all' }),
     );
     expect(optionBase.details).toMatchObject({ field: 'base' });
+    const gitOnly = await fail(
+      ws.run(branchAllocate, { ...base, repository: 'platform/identity', base_sha: 'a'.repeat(40) }),
+    );
+    expect(gitOnly.details).toMatchObject({ field: 'base_sha', rule: 'only_without_git' });
     // Nothing was recorded for any of them.
     const list = await ws.run(branchList, { status: 'all' });
     expect(list.branches.some((b: { task_id: string }) => b.task_id === 'T-7')).toBe(false);
@@ -262,12 +266,17 @@ describe('branch cleanup', () => {
     git(ws.repo, ['commit', '-q', '-m', 'work']);
     git(ws.repo, ['checkout', '-q', '-']);
     git(ws.repo, ['branch', 'mine']);
+    // A branch hub did not create: adopted, then released.
+    git(ws.repo, ['branch', 'agent/found', 'HEAD~0']);
+    await ws.run(branchAllocate, { repository: R, agent_id: 'a1', task_id: 'found', name: 'agent/found' });
+    await release('agent/found');
 
     const dry = await ws.run(branchCleanup, { repository: R, dry_run: true });
     expect(dry.deleted.map((d: { name: string }) => d.name)).toEqual(['agent/done', 'agent/work']);
     expect(dry.skipped).toEqual([
       { name: 'agent/again', reason: 'allocated again' },
       { name: 'agent/busy', reason: 'checked out in a worktree' },
+      { name: 'agent/found', reason: 'hub did not create it (found, adopted or recorded with --no-git)' },
     ]);
     expect(git(ws.repo, ['branch', '--list', 'agent/done'])).toContain('agent/done');
 
@@ -279,7 +288,7 @@ describe('branch cleanup', () => {
     const forced = await ws.run(branchCleanup, { repository: R, force: true });
     expect(forced.deleted.map((d: { name: string }) => d.name)).toEqual(['agent/work']);
     const left = git(ws.repo, ['branch', '--format=%(refname:short)']).split('\n').sort();
-    expect(left).toEqual(['agent/active', 'agent/again', 'agent/busy', 'main', 'mine'].sort());
+    expect(left).toEqual(['agent/active', 'agent/again', 'agent/busy', 'agent/found', 'main', 'mine'].sort());
     const events = JSON.parse(readFileSync(join(ws.root, '.hub/coord.events.json'), 'utf8')).events;
     expect(
       events

@@ -83,6 +83,12 @@ const allocateInput = z.strictObject({
     .string()
     .optional()
     .describe('With --no-git: the commit the branch starts at (full hex id), recorded as given.'),
+  created_head: z
+    .boolean()
+    .default(false)
+    .describe(
+      'With --no-git: the caller creates the git branch for this allocation, so branch cleanup may delete it once released.',
+    ),
 });
 export type AllocateInput = z.output<typeof allocateInput>;
 
@@ -107,6 +113,7 @@ function recordWhereStored(
     base_ref: string | null;
     base_sha: string | null;
     description?: string;
+    created_head: boolean;
   },
 ): Promise<AllocationResult> {
   const { base_ref, base_sha, ...rest } = fields;
@@ -152,17 +159,20 @@ export async function allocateBranch(ctx: OpContext, input: AllocateInput): Prom
   if (!input.git) {
     const base_sha =
       checkBaseSha(input.base_sha) ?? (input.base && isFullSha(input.base) ? input.base : null);
-    const r = await recordWhereStored(ctx, target, { ...fields, base_ref: input.base ?? null, base_sha });
+    const r = await recordWhereStored(ctx, target, {
+      ...fields,
+      base_ref: input.base ?? null,
+      base_sha,
+      created_head: input.created_head,
+    });
     return { ...r, head: 'not_created' };
   }
-  if (input.base_sha !== undefined)
-    throw new ValidationError(
-      'base_sha: only with --no-git (otherwise the base is resolved in the checkout)',
-      {
-        field: 'base_sha',
+  for (const field of ['base_sha', 'created_head'] as const)
+    if (input[field] !== undefined && input[field] !== false)
+      throw new ValidationError(`${field}: only with --no-git (otherwise hub finds it out in the checkout)`, {
+        field,
         rule: 'only_without_git',
-      },
-    );
+      });
   const root = target.root;
   if (!root)
     throw new NotFoundError(
@@ -185,7 +195,12 @@ export async function allocateBranch(ctx: OpContext, input: AllocateInput): Prom
       409,
     );
   if (foreign && held === undefined) throw exists();
-  const r = await recordWhereStored(ctx, target, { ...fields, base_ref: baseRef, base_sha: head ?? sha });
+  const r = await recordWhereStored(ctx, target, {
+    ...fields,
+    base_ref: baseRef,
+    base_sha: head ?? sha,
+    created_head: head === undefined,
+  });
   if (head !== undefined) {
     // The holder released the name between the read and the record: the branch is still not ours to adopt.
     if (foreign && r.created) {

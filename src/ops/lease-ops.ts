@@ -100,6 +100,7 @@ export const leaseAcquire = defineOp({
         base: input.base,
         adopt: input.adopt,
         git: true,
+        created_head: false,
       });
     }
     const branch = made?.allocation.name ?? input.branch;
