@@ -53,8 +53,11 @@ export const allocateFields = {
     ),
   description: z
     .string()
+    .max(1000)
     .optional()
-    .describe('What the task is; its slug fills {slug} of coordination.branch_pattern.'),
+    .describe(
+      'What the task is (at most 1000 characters); its slug fills {slug} of coordination.branch_pattern.',
+    ),
   base: z
     .string()
     .min(1)
