@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { createTempDir, git, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
-import { callJson, connectHub } from './mcp-client.js';
+import { callJson, connectHub, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
 
 /**
@@ -283,5 +283,200 @@ describe('the same write on every surface', () => {
     expect(viaHttp.status, viaHttp.text).toBe(200);
     expect(stable(viaMcp, [])).toEqual(stable(cli.json(), []));
     expect(stable(viaHttp.json, [])).toEqual(stable(cli.json(), []));
+  });
+});
+
+describe('branches, leases and agents alike on every surface', () => {
+  const R = 'platform/identity';
+  const cli = (...args: string[]) => {
+    const r = runHub(['-c', join(root, '.hub.yml'), ...args, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    return r.json();
+  };
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const r = await call(server.base, 'POST', path, { body });
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+  const tasks = ['par-b-cli', 'par-b-mcp', 'par-b-http'];
+
+  it('allocates, refuses a taken name, leases, heartbeats and releases alike', async () => {
+    const alloc = {
+      cli: cli('branch', 'allocate', '--repository', R, '--agent-id', 'par-a', '--task-id', tasks[0]!),
+      mcp: await callJson(mcp, 'hub_branch_allocate', {
+        repository: R,
+        agent_id: 'par-a',
+        task_id: tasks[1],
+      }),
+      http: await post('/v3/ops/branches', { repository: R, agent_id: 'par-a', task_id: tasks[2] }),
+    };
+    expect(alloc.cli).toMatchObject({
+      created: true,
+      head: 'created',
+      allocation: { name: 'agent/par-b-cli' },
+    });
+    const ids = [...tasks, ...Object.values(alloc).map((r) => r.allocation.branch_id as string)];
+    expect(stable(alloc.mcp, ids)).toEqual(stable(alloc.cli, ids));
+    expect(stable(alloc.http, ids)).toEqual(stable(alloc.cli, ids));
+
+    // The same refusal (409, naming the holder) everywhere.
+    const taken = { repository: R, agent_id: 'par-z', task_id: 'par-z', name: 'agent/par-b-cli' };
+    const viaCli = runHub([
+      '-c',
+      join(root, '.hub.yml'),
+      'branch',
+      'allocate',
+      '--repository',
+      R,
+      '--agent-id',
+      'par-z',
+      '--task-id',
+      'par-z',
+      '--name',
+      'agent/par-b-cli',
+      '--json',
+    ]);
+    expect(viaCli.code).toBe(1);
+    const error = viaCli.json().error;
+    expect(error).toMatchObject({
+      code: 'refused',
+      details: { holder: { agent_id: 'par-a', task_id: 'par-b-cli' } },
+    });
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/branches', { body: taken });
+    expect(viaHttp.status).toBe(409);
+    expect(viaHttp.json).toEqual({ error });
+    const viaMcp = await rpcError(mcp.callTool({ name: 'hub_branch_allocate', arguments: taken }), -32000);
+    expect(viaMcp.data).toEqual(error);
+
+    const lt = ['par-l-cli', 'par-l-mcp', 'par-l-http'];
+    const lease = {
+      cli: cli(
+        'lease',
+        'acquire',
+        '--repository',
+        R,
+        '--agent-id',
+        'par-a',
+        '--task-id',
+        lt[0]!,
+        '--allocate',
+        '--ttl',
+        '1h',
+      ),
+      mcp: await callJson(mcp, 'hub_lease_acquire', {
+        repository: R,
+        agent_id: 'par-a',
+        task_id: lt[1],
+        allocate: true,
+        ttl: '1h',
+      }),
+      http: await post('/v3/ops/leases', {
+        repository: R,
+        agent_id: 'par-a',
+        task_id: lt[2],
+        allocate: true,
+        ttl: '1h',
+      }),
+    };
+    const lids = [
+      ...lt,
+      ...Object.values(lease).flatMap((r) => [r.lease.lease_id as string, r.allocation.branch_id as string]),
+    ];
+    expect(lease.cli).toMatchObject({ acquired: true, lease: { branch: 'agent/par-l-cli' } });
+    expect(stable(lease.mcp, lids)).toEqual(stable(lease.cli, lids));
+    expect(stable(lease.http, lids)).toEqual(stable(lease.cli, lids));
+
+    const beat = {
+      cli: cli('lease', 'heartbeat', '--repository', R, '--agent-id', 'par-a', '--task-id', lt[0]!),
+      mcp: await callJson(mcp, 'hub_lease_heartbeat', { repository: R, agent_id: 'par-a', task_id: lt[1] }),
+      http: await post('/v3/ops/leases/heartbeat', { repository: R, agent_id: 'par-a', task_id: lt[2] }),
+    };
+    expect(stable(beat.mcp, lids)).toEqual(stable(beat.cli, lids));
+    expect(stable(beat.http, lids)).toEqual(stable(beat.cli, lids));
+
+    const rel = {
+      cli: cli(
+        'lease',
+        'release',
+        '--repository',
+        R,
+        '--agent-id',
+        'par-a',
+        '--task-id',
+        lt[0]!,
+        '--release-branch',
+      ),
+      mcp: await callJson(mcp, 'hub_lease_release', {
+        repository: R,
+        agent_id: 'par-a',
+        task_id: lt[1],
+        release_branch: true,
+      }),
+      http: await post('/v3/ops/leases/release', {
+        repository: R,
+        agent_id: 'par-a',
+        task_id: lt[2],
+        release_branch: true,
+      }),
+    };
+    expect(rel.cli).toMatchObject({ released: true, branch: { released: true } });
+    expect(stable(rel.mcp, lids)).toEqual(stable(rel.cli, lids));
+    expect(stable(rel.http, lids)).toEqual(stable(rel.cli, lids));
+
+    const brel = {
+      cli: cli('branch', 'release', '--repository', R, '--agent-id', 'par-a', '--name', 'agent/par-b-cli'),
+      mcp: await callJson(mcp, 'hub_branch_release', {
+        repository: R,
+        agent_id: 'par-a',
+        name: 'agent/par-b-mcp',
+      }),
+      http: await post('/v3/ops/branches/release', {
+        repository: R,
+        agent_id: 'par-a',
+        name: 'agent/par-b-http',
+      }),
+    };
+    expect(stable(brel.mcp, ids)).toEqual(stable(brel.cli, ids));
+    expect(stable(brel.http, ids)).toEqual(stable(brel.cli, ids));
+
+    const hb = {
+      cli: cli('agent', 'heartbeat', '--agent-id', 'par-h', '--ttl', '10m'),
+      mcp: await callJson(mcp, 'hub_agent_heartbeat', { agent_id: 'par-h', ttl: '10m' }),
+      http: await post('/v3/ops/agents/heartbeat', { agent_id: 'par-h', ttl: '10m' }),
+    };
+    expect(stable(hb.mcp, [])).toEqual(stable(hb.cli, []));
+    expect(stable(hb.http, [])).toEqual(stable(hb.cli, []));
+  });
+
+  it('lists branches, leases and the agents registry alike', async () => {
+    const reads: Array<[string[], string, Record<string, unknown>, string]> = [
+      [
+        ['branch', 'list', '--agent-id', 'par-a', '--status', 'all'],
+        'hub_branch_list',
+        { agent_id: 'par-a', status: 'all' },
+        '/v3/ops/branches?agent_id=par-a&status=all',
+      ],
+      [
+        ['lease', 'list', '--repository', R, '--status', 'all'],
+        'hub_lease_list',
+        { repository: R, status: 'all' },
+        `/v3/ops/leases?repository=${encodeURIComponent(R)}&status=all`,
+      ],
+      [
+        ['agent', 'registry', '--agent-id', 'par-a'],
+        'hub_agent_registry',
+        { agent_id: 'par-a' },
+        '/v3/ops/agents?agent_id=par-a',
+      ],
+    ];
+    for (const [args, tool, input, path] of reads) {
+      const viaCli = cli(...args);
+      expect(await callJson(mcp, tool, input), tool).toEqual(viaCli);
+      const viaHttp = await call(server.base, 'GET', path);
+      expect(viaHttp.status, viaHttp.text).toBe(200);
+      expect(viaHttp.json, path).toEqual(viaCli);
+    }
+    const listed = cli('branch', 'list', '--agent-id', 'par-a', '--status', 'all');
+    expect(listed.branches).toHaveLength(6);
   });
 });

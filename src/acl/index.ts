@@ -1,8 +1,76 @@
 export { type AgentRecord, AgentRecordSchema, listAgents, touchAgent } from './agents.js';
+export {
+  agentHeartbeat,
+  HEARTBEAT_RENEWERS,
+  type HeartbeatResult,
+  type HoldingRenewer,
+} from './agents-heartbeat.js';
+export {
+  type AgentEntry,
+  agentsWithHoldings,
+  HOLDING_COLLECTIONS,
+  type Holdings,
+} from './agents-holdings.js';
+export {
+  type AllocationRequest,
+  type AllocationResult,
+  activeAllocation,
+  BRANCH_STATUSES,
+  type BranchAllocation,
+  BranchAllocationSchema,
+  BranchesDocSchema,
+  MAX_ENDED_ALLOCATIONS,
+  type ReleaseRequest,
+  type ReleaseResult,
+  readAllocations,
+  recordAllocation,
+  releaseAllocation,
+} from './branches.js';
+export { type CleanupResult, cleanupBranches } from './branches-cleanup.js';
+export {
+  checkBaseRef,
+  checkedOutBranches,
+  createHead,
+  deleteHead,
+  deleteHeadAt,
+  headOf,
+  isFullSha,
+  resolveBase,
+} from './branches-git.js';
+export {
+  branchNameProblem,
+  checkAllowedPrefix,
+  checkBranchName,
+  MAX_BRANCH_NAME_BYTES,
+  nameFromPattern,
+  type PatternValues,
+  REF_RULE,
+  shown,
+  slugOf,
+} from './branches-names.js';
 export { recordAclEvent } from './events.js';
+export {
+  type AcquireRequest,
+  type AcquireResult,
+  acquireLease,
+  heartbeatLease,
+  LEASE_STATUSES,
+  type Lease,
+  type LeaseRef,
+  LeaseSchema,
+  LeasesDocSchema,
+  leaseHeld,
+  leaseView,
+  MAX_ENDED_LEASES,
+  type ReleaseLeaseResult,
+  readLeases,
+  releaseLease,
+  renewAgentLeases,
+} from './leases.js';
 export {
   AGENT_ID_RE,
   checkAgentId,
+  checkTaskId,
   DEFAULT_ACL_TTL,
   expiryOf,
   type Holding,
@@ -34,7 +102,7 @@ export {
 } from './worktrees.js';
 export type { WorktreeState } from './worktrees-git.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type HookReport, type PostCreate } from './worktrees-hooks.js';
-export { checkTaskId, type WorktreeLayout } from './worktrees-layout.js';
+export type { WorktreeLayout } from './worktrees-layout.js';
 export {
   type WorktreeDeps,
   type WorktreeRecord,

@@ -17,6 +17,20 @@ export function checkAgentId(id: string, field = 'agent_id'): string {
   return id;
 }
 
+/**
+ * Checks a task id (trimmed): task ids name worktree folders and fill `{task_id}` of branch names, so they follow
+ * the agent id rule (letters, digits, `.`, `_`, `-`; at most 128, starting with a letter or digit).
+ */
+export function checkTaskId(taskId: string, field = 'task_id'): string {
+  const id = taskId.trim();
+  if (!AGENT_ID_RE.test(id))
+    throw new ValidationError(
+      `${field}: '${id.length > 80 ? `${id.slice(0, 80)}...` : id}' is not a valid task id; use letters, digits, '.', '_' and '-' (at most 128, starting with a letter or digit)`,
+      { field, value: id.slice(0, 200), rule: AGENT_ID_RE.source },
+    );
+  return id;
+}
+
 /** A record that holds something until it is released or its TTL runs out. */
 export interface Holding {
   status: string;

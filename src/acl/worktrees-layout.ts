@@ -1,14 +1,7 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import {
-  isInside,
-  RefusedError,
-  realpathDeepest,
-  realpathOrUndefined,
-  resolveReal,
-  ValidationError,
-} from '../infra/index.js';
-import { AGENT_ID_RE, checkAgentId } from './liveness.js';
+import { isInside, RefusedError, realpathDeepest, realpathOrUndefined, resolveReal } from '../infra/index.js';
+import { checkAgentId, checkTaskId } from './liveness.js';
 
 /** Where worktrees go: the manifest's folder, `workspace.worktrees_path` and the folders trusted config allows. */
 export interface WorktreeLayout {
@@ -18,16 +11,6 @@ export interface WorktreeLayout {
   worktreesPath: string;
   /** `workspace.allowed_outside_paths`: only trusted config sets them (appconfig-trust.ts). */
   allowedOutside: readonly string[];
-}
-
-/** Task ids name a folder of the layout, so they follow the agent id rule (no `/`, no leading `.`, <= 128). */
-export function checkTaskId(id: string, field = 'task_id'): string {
-  if (!AGENT_ID_RE.test(id))
-    throw new ValidationError(
-      `${field}: '${id.length > 80 ? `${id.slice(0, 80)}...` : id}' is not a valid task id; use letters, digits, '.', '_' and '-' (at most 128, starting with a letter or digit)`,
-      { field, value: id.slice(0, 200), rule: AGENT_ID_RE.source },
-    );
-  return id;
 }
 
 /** Real folders a worktree may live in: the workspace and the trusted allowed folders. */

@@ -11,7 +11,7 @@ import {
 } from '../infra/index.js';
 import { touchAgent } from './agents.js';
 import { recordAclEvent } from './events.js';
-import { checkAgentId } from './liveness.js';
+import { checkAgentId, checkTaskId } from './liveness.js';
 import { readAcl } from './records.js';
 import type { RepoTarget } from './repository-ref.js';
 import {
@@ -30,13 +30,7 @@ import {
   planHooks,
   runHookCommand,
 } from './worktrees-hooks.js';
-import {
-  allowedRoots,
-  checkTaskId,
-  prepareWorktreePath,
-  type WorktreeLayout,
-  worktreesRoot,
-} from './worktrees-layout.js';
+import { allowedRoots, prepareWorktreePath, type WorktreeLayout, worktreesRoot } from './worktrees-layout.js';
 import {
   eventData,
   readWorktreeRecords,

@@ -59,6 +59,18 @@ export const OPERATION_MODULES = {
     return [m.worktreeCreate, m.worktreeList, m.worktreeAdopt, m.worktreeDestroy, m.worktreeGc];
   },
   events: async (): Promise<AnyOperation[]> => [(await import('./events-ops.js')).contextEvents],
+  branch: async (): Promise<AnyOperation[]> => {
+    const m = await import('./branch-ops.js');
+    return [m.branchAllocate, m.branchList, m.branchRelease, m.branchCleanup];
+  },
+  lease: async (): Promise<AnyOperation[]> => {
+    const m = await import('./lease-ops.js');
+    return [m.leaseAcquire, m.leaseHeartbeat, m.leaseRelease, m.leaseList];
+  },
+  agent: async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-ops.js');
+    return [m.agentRegistry, m.agentHeartbeatOp];
+  },
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');
     return [

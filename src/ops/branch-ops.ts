@@ -1,0 +1,398 @@
+import * as z from 'zod';
+import {
+  type AllocationResult,
+  activeAllocation,
+  BRANCH_STATUSES,
+  type BranchAllocation,
+  type CleanupResult,
+  checkAgentId,
+  checkAllowedPrefix,
+  checkBaseRef,
+  checkBranchName,
+  checkTaskId,
+  cleanupBranches,
+  createHead,
+  deleteHeadAt,
+  headOf,
+  isFullSha,
+  listAgents,
+  nameFromPattern,
+  type ReleaseResult,
+  type RepoTarget,
+  readAllocations,
+  recordAllocation,
+  releaseAllocation,
+  resolveBase,
+  resolveRepository,
+  shown,
+  slugOf,
+} from '../acl/index.js';
+import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
+import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
+import { applyWhereStored } from './apply-where-stored.js';
+import type { OpContext } from './context.js';
+import { table } from './format.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+
+const ALLOCATE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/branches', input: 'body' };
+const RELEASE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/branches/release', input: 'body' };
+
+/** What happened to the git branch: made at the base, found there already, adopted where it stood, or not touched. */
+export type HeadState = 'created' | 'existing' | 'adopted' | 'not_created';
+export interface AllocateOutput extends AllocationResult {
+  head: HeadState;
+}
+
+export const allocateFields = {
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Branch name; must start with one of coordination.allowed_branch_prefixes (default: from coordination.branch_pattern).',
+    ),
+  description: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe(
+      'What the task is (at most 1000 characters); its slug fills {slug} of coordination.branch_pattern.',
+    ),
+  base: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Revision to branch from (default: the checkout's HEAD commit)."),
+  adopt: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Allocate a git branch of that name that exists at another commit than the base, as it stands.',
+    ),
+};
+
+const allocateInput = z.strictObject({
+  repository: aclFields.repository,
+  agent_id: aclFields.agent_id,
+  task_id: aclFields.task_id,
+  ...allocateFields,
+  git: z
+    .boolean()
+    .default(true)
+    .describe(
+      'Create the git branch in the checkout (default true); false (--no-git) records the allocation only, for a caller that creates the branch itself.',
+    ),
+  base_sha: z
+    .string()
+    .optional()
+    .describe('With --no-git: the commit the branch starts at (full hex id), recorded as given.'),
+  created_head: z
+    .boolean()
+    .default(false)
+    .describe(
+      'With --no-git: the caller creates the git branch for this allocation, so branch cleanup may delete it once released.',
+    ),
+});
+export type AllocateInput = z.output<typeof allocateInput>;
+
+/** The branch name of an allocation: `--name` as given, else coordination.branch_pattern; checked either way. */
+function branchNameFor(ctx: OpContext, input: AllocateInput, taskId: string): string {
+  const { branch_pattern: pattern, allowed_branch_prefixes: prefixes } = ctx.appConfig().config.coordination;
+  if (input.name !== undefined) return checkAllowedPrefix(checkBranchName(input.name), prefixes);
+  const slug = input.description === undefined ? '' : slugOf(input.description);
+  const name = nameFromPattern(pattern, { task_id: taskId, slug, agent_id: input.agent_id });
+  const from = { derived_from: 'coordination.branch_pattern', pattern };
+  return checkAllowedPrefix(checkBranchName(name, 'name', from), prefixes, 'name', from);
+}
+
+/** Records an allocation where the branches document is kept: on a hub server (http backend) its route. */
+function recordWhereStored(
+  ctx: OpContext,
+  target: RepoTarget,
+  fields: {
+    agent_id: string;
+    task_id: string;
+    name: string;
+    base_ref: string | null;
+    base_sha: string | null;
+    description?: string;
+    created_head: boolean;
+  },
+): Promise<AllocationResult> {
+  const { base_ref, base_sha, ...rest } = fields;
+  const body = {
+    ...rest,
+    repository: target.id,
+    git: false,
+    ...(base_ref === null ? {} : { base: base_ref }),
+    ...(base_sha === null ? {} : { base_sha }),
+  };
+  return applyWhereStored(ctx, ALLOCATE_ROUTE, body, (deps) =>
+    recordAllocation(deps, { repository: target, ...fields }),
+  );
+}
+
+function checkBaseSha(sha: string | undefined): string | null {
+  if (sha === undefined) return null;
+  if (!isFullSha(sha))
+    throw new ValidationError(
+      `base_sha: '${shown(sha)}' is not a full commit id (40 or 64 lowercase hex digits)`,
+      {
+        field: 'base_sha',
+        value: shown(sha),
+        rule: 'full hex object id',
+      },
+    );
+  return sha;
+}
+
+/**
+ * Allocates a branch: the name is made and checked here, against this workspace's config; the allocation is
+ * recorded atomically where the branches document is kept (on a hub server, by its route), and only then is the
+ * git branch created in this machine's checkout. When git fails the allocation is released again (reason
+ * `git_failed`), so the name is free; two racing allocators never both create the branch.
+ */
+export async function allocateBranch(ctx: OpContext, input: AllocateInput): Promise<AllocateOutput> {
+  const target = await resolveRepository(repoDeps(ctx), input.repository);
+  checkAgentId(input.agent_id);
+  const taskId = checkTaskId(input.task_id);
+  const name = branchNameFor(ctx, input, taskId);
+  const fields = { agent_id: input.agent_id, task_id: taskId, name, description: input.description };
+  if (input.base !== undefined) checkBaseRef(input.base);
+  if (!input.git) {
+    const base_sha =
+      checkBaseSha(input.base_sha) ?? (input.base && isFullSha(input.base) ? input.base : null);
+    const r = await recordWhereStored(ctx, target, {
+      ...fields,
+      base_ref: input.base ?? null,
+      base_sha,
+      created_head: input.created_head,
+    });
+    return { ...r, head: 'not_created' };
+  }
+  for (const field of ['base_sha', 'created_head'] as const)
+    if (input[field] !== undefined && input[field] !== false)
+      throw new ValidationError(`${field}: only with --no-git (otherwise hub finds it out in the checkout)`, {
+        field,
+        rule: 'only_without_git',
+      });
+  const root = target.root;
+  if (!root)
+    throw new NotFoundError(
+      `repository: ${target.id} is not checked out here; branch allocate creates the branch in the checkout (clone it, or pass --no-git to record the allocation only)`,
+      { field: 'repository', value: input.repository, rule: 'checked_out' },
+    );
+  const baseRef = input.base ?? 'HEAD';
+  const sha = await resolveBase(root, baseRef, target.id);
+  // A plain read, for an early answer only: the atomic update below decides who holds the name.
+  const held = await activeAllocation(aclDeps(ctx), target.key, name);
+  const mine = held !== undefined && held.agent_id === input.agent_id && held.task_id === taskId;
+  const head = await headOf(root, name);
+  // A git branch that stands elsewhere than the base and that nobody allocated: only with --adopt. A held name is
+  // refused by the record instead, naming its holder.
+  const foreign = !mine && head !== undefined && head !== sha && !input.adopt;
+  const exists = () =>
+    new RefusedError(
+      `name: the git branch '${name}' already exists in ${target.id} at ${head!.slice(0, 12)}, not at the base ${baseRef} (${sha.slice(0, 12)}); pass --adopt to allocate it as it stands, or choose another name`,
+      { field: 'name', value: name, rule: 'git_branch_exists', head, base_sha: sha, repository: target.id },
+      409,
+    );
+  if (foreign && held === undefined) throw exists();
+  const r = await recordWhereStored(ctx, target, {
+    ...fields,
+    base_ref: baseRef,
+    base_sha: head ?? sha,
+    created_head: head === undefined,
+  });
+  if (head !== undefined) {
+    // The holder released the name between the read and the record: the branch is still not ours to adopt.
+    if (foreign && r.created) {
+      await undoAllocation(ctx, target, { ...r, head: 'not_created' }, 'git_branch_exists');
+      throw exists();
+    }
+    return { ...r, head: head === sha || !r.created ? 'existing' : 'adopted' };
+  }
+  try {
+    await createHead(root, name, r.allocation.base_sha ?? sha, target.id);
+  } catch (err) {
+    if (r.created)
+      await undoAllocation(
+        ctx,
+        target,
+        { ...r, head: 'not_created' },
+        `git_failed: ${(err as Error).message}`,
+      );
+    throw err;
+  }
+  return { ...r, head: 'created' };
+}
+
+/**
+ * Undoes an allocation a call made when a later step failed: releases it where it is stored (with the reason) and
+ * deletes the git branch it created, only while that still points where it was made.
+ */
+export async function undoAllocation(
+  ctx: OpContext,
+  target: RepoTarget,
+  made: AllocateOutput,
+  why: string,
+): Promise<void> {
+  const a = made.allocation;
+  const reason = why.slice(0, 500);
+  const body = { repository: target.id, agent_id: a.agent_id, branch_id: a.branch_id, reason };
+  await applyWhereStored(ctx, RELEASE_ROUTE, body, (deps) =>
+    releaseAllocation(deps, { repository: target, agent_id: a.agent_id, branch_id: a.branch_id, reason }),
+  );
+  if (made.head === 'created' && target.root && a.base_sha)
+    await deleteHeadAt(target.root, a.name, a.base_sha);
+}
+
+const allocationLine = (a: BranchAllocation) =>
+  `${a.name} [${a.status}] ${a.repository} agent ${a.agent_id} task ${a.task_id}${a.base_sha ? ` at ${a.base_sha.slice(0, 12)}` : ''}`;
+
+export const branchAllocate = defineOp({
+  id: 'branch.allocate',
+  summary:
+    'Allocate a branch for an agent and task: recorded atomically, then created in the checkout at the base.',
+  description:
+    'The name comes from coordination.branch_pattern (default agent/{task_id}[-{slug}], slug from --description) ' +
+    'unless --name is given; either way it must pass git check-ref-format --branch and start with one of ' +
+    'coordination.allowed_branch_prefixes. A name held by another agent is refused with its holder; the same ' +
+    'agent and task get their allocation back. An existing git branch of that name is reused when it points at ' +
+    'the base, and refused otherwise unless --adopt.',
+  input: allocateInput,
+  gate: 'active',
+  attributes: WRITES,
+  handler: (ctx, input): Promise<AllocateOutput> => allocateBranch(ctx, input),
+  cli: {
+    command: 'branch allocate',
+    human: (r) =>
+      `${r.created ? 'allocated' : 'already allocated'} ${allocationLine(r.allocation)} (git branch ${r.head.replace('_', ' ')})`,
+  },
+  mcp: { tool: 'hub_branch_allocate' },
+  http: [ALLOCATE_ROUTE],
+});
+
+export const branchRelease = defineOp({
+  id: 'branch.release',
+  summary:
+    'Release a branch allocation (by id or by name): its agent, or another with --force; the git branch stays.',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: aclFields.agent_id,
+    branch_id: z.string().min(1).optional().describe('Allocation id (br-...).'),
+    name: z.string().min(1).optional().describe('Branch name (its active allocation).'),
+    force: z.boolean().default(false).describe("Release another agent's allocation."),
+    reason: z.string().max(500).optional().describe('Why (recorded with the release).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<ReleaseResult> => {
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    checkAgentId(input.agent_id);
+    return applyWhereStored(ctx, RELEASE_ROUTE, { ...input, repository: target.id }, (deps) =>
+      releaseAllocation(deps, { ...input, repository: target }),
+    );
+  },
+  cli: {
+    command: 'branch release',
+    human: (r) => `${r.released ? 'released' : 'already released'} ${allocationLine(r.allocation)}`,
+  },
+  mcp: { tool: 'hub_branch_release' },
+  http: [RELEASE_ROUTE],
+});
+
+export interface BranchListItem extends BranchAllocation {
+  /** Whether the allocating agent is live in the agents registry now (false: silent past its TTL, or unknown). */
+  agent_live: boolean;
+}
+
+export const branchList = defineOp({
+  id: 'branch.list',
+  summary: 'List branch allocations (active by default), with whether each holding agent is live.',
+  input: z.strictObject({
+    repository: aclFields.repository.optional(),
+    agent_id: z.string().min(1).optional().describe('Only this agent’s allocations.'),
+    status: z
+      .enum([...BRANCH_STATUSES, 'all'])
+      .default('active')
+      .describe('active (default), released or all.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<{ branches: BranchListItem[] }> => {
+    const deps = aclDeps(ctx);
+    const key = input.repository ? (await resolveRepository(repoDeps(ctx), input.repository)).key : undefined;
+    const live = new Set((await listAgents(deps)).filter((a) => a.live).map((a) => a.agent_id));
+    const branches = (await readAllocations(deps, key))
+      .filter((a) => input.status === 'all' || a.status === input.status)
+      .filter((a) => input.agent_id === undefined || a.agent_id === input.agent_id)
+      .map((a) => ({ ...a, agent_live: live.has(a.agent_id) }));
+    return { branches };
+  },
+  cli: {
+    command: 'branch list',
+    human: (r) =>
+      table(
+        r.branches.map((a) => [a.name, a.status, a.repository, a.agent_id, a.task_id, a.created_at]),
+        ['NAME', 'STATUS', 'REPOSITORY', 'AGENT', 'TASK', 'SINCE'],
+      ) || 'no branch allocations',
+  },
+  mcp: { tool: 'hub_branch_list' },
+  http: [{ method: 'GET', route: '/v3/ops/branches', input: 'query' }],
+});
+
+export const branchCleanup = defineOp({
+  id: 'branch.cleanup',
+  summary:
+    'Delete the git branches of released allocations, unless allocated again, leased or checked out anywhere.',
+  description:
+    'Only names hub allocated and released. `git branch -d` keeps a branch whose commits are not merged (the ' +
+    'reason says so) unless --force. --dry-run only reports.',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: z.string().min(1).optional().describe('Agent acting (recorded in the events).'),
+    dry_run: z.boolean().default(false).describe('Only report what would be deleted.'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe('Delete branches whose commits are not merged too (git branch -D).'),
+  }),
+  gate: 'active',
+  attributes: { readOnly: false, idempotent: true, destructive: true },
+  handler: async (ctx, input): Promise<CleanupResult> => {
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    if (input.agent_id !== undefined) checkAgentId(input.agent_id);
+    const root = target.root;
+    if (!root)
+      throw new NotFoundError(
+        `repository: ${target.id} is not checked out here; cleanup deletes branches in the checkout`,
+        {
+          field: 'repository',
+          value: input.repository,
+          rule: 'checked_out',
+        },
+      );
+    return cleanupBranches(
+      aclDeps(ctx),
+      { ...target, root },
+      {
+        dryRun: input.dry_run,
+        force: input.force,
+        by: input.agent_id,
+      },
+    );
+  },
+  cli: {
+    command: 'branch cleanup',
+    human: (r) =>
+      [
+        ...r.deleted.map(
+          (d) => `${r.dry_run ? 'would delete' : 'deleted'} ${d.name} (was ${d.head.slice(0, 12)})`,
+        ),
+        ...r.skipped.map((s) => `kept ${s.name}: ${s.reason}`),
+      ].join('\n') || 'nothing to clean up',
+  },
+  mcp: { tool: 'hub_branch_cleanup' },
+  http: [{ method: 'POST', route: '/v3/ops/branches/cleanup', input: 'body' }],
+});

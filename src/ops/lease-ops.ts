@@ -1,0 +1,241 @@
+import * as z from 'zod';
+import {
+  type AcquireResult,
+  acquireLease,
+  type BranchAllocation,
+  checkAgentId,
+  checkTaskId,
+  expiryOf,
+  heartbeatLease,
+  isLive,
+  LEASE_STATUSES,
+  type Lease,
+  leaseHeld,
+  type ReleaseLeaseResult,
+  type ReleaseResult,
+  readLeases,
+  releaseAllocation,
+  releaseLease,
+  resolveRepository,
+} from '../acl/index.js';
+import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
+import { applyWhereStored } from './apply-where-stored.js';
+import {
+  type AllocateOutput,
+  allocateBranch,
+  allocateFields,
+  type HeadState,
+  undoAllocation,
+} from './branch-ops.js';
+import { table } from './format.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+
+const ACQUIRE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/leases', input: 'body' };
+const HEARTBEAT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/leases/heartbeat', input: 'body' };
+const RELEASE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/leases/release', input: 'body' };
+const BRANCH_RELEASE_ROUTE: HttpBinding = {
+  method: 'POST',
+  route: '/v3/ops/branches/release',
+  input: 'body',
+};
+
+const leaseIdField = z.string().min(1).optional().describe('Lease id (ls-...).');
+const taskRefField = z.string().min(1).optional().describe('Task whose lease it is (instead of --lease-id).');
+
+const leaseLine = (l: Lease) =>
+  `${l.lease_id} [${l.status}] ${l.repository} task ${l.task_id} agent ${l.agent_id}${l.branch ? ` on ${l.branch}` : ''} until ${l.expires_at}`;
+
+export interface AcquireOutput extends AcquireResult {
+  /** The allocation --allocate made or found (null without --allocate). */
+  allocation: BranchAllocation | null;
+  /** What --allocate did to the git branch (null without --allocate). */
+  head: HeadState | null;
+}
+
+export const leaseAcquire = defineOp({
+  id: 'lease.acquire',
+  summary:
+    'Acquire the lease of a task in a repository for a TTL; a live lease of another agent is refused with its holder.',
+  description:
+    'One live lease per repository and task; the same agent acquiring again renews it. An expired lease is taken ' +
+    'over (and recorded expired). --branch names a branch allocated to this agent; --allocate allocates it first ' +
+    '(named --branch, else from coordination.branch_pattern) and releases it again if the lease is refused. These ' +
+    'leases are not handoff claims.',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: aclFields.agent_id,
+    task_id: aclFields.task_id,
+    ttl: aclFields.ttl,
+    branch: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Branch the lease is on (allocated to this agent; with --allocate: its name).'),
+    allocate: z.boolean().default(false).describe('Allocate the branch first (branch allocate).'),
+    description: allocateFields.description,
+    base: allocateFields.base,
+    adopt: allocateFields.adopt,
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<AcquireOutput> => {
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    checkAgentId(input.agent_id);
+    const taskId = checkTaskId(input.task_id);
+    if (input.ttl !== undefined) expiryOf(input.ttl, ctx.now());
+    let made: AllocateOutput | undefined;
+    if (input.allocate) {
+      // A plain read, for an early answer: no branch is made for a lease that would be refused anyway.
+      const now = ctx.now();
+      const held = (await readLeases(aclDeps(ctx), target.key)).find(
+        (l) => l.task_id === taskId && l.agent_id !== input.agent_id && isLive(l, now),
+      );
+      if (held) throw leaseHeld(held, target.id);
+      made = await allocateBranch(ctx, {
+        repository: input.repository,
+        agent_id: input.agent_id,
+        task_id: taskId,
+        name: input.branch,
+        description: input.description,
+        base: input.base,
+        adopt: input.adopt,
+        git: true,
+        created_head: false,
+      });
+    }
+    const branch = made?.allocation.name ?? input.branch;
+    const body = { repository: target.id, agent_id: input.agent_id, task_id: taskId, branch, ttl: input.ttl };
+    try {
+      const r = await applyWhereStored(ctx, ACQUIRE_ROUTE, body, (deps) =>
+        acquireLease(deps, { ...body, repository: target }),
+      );
+      return { ...r, allocation: made?.allocation ?? null, head: made?.head ?? null };
+    } catch (err) {
+      if (made?.created) await undoAllocation(ctx, target, made, `lease_refused: ${(err as Error).message}`);
+      throw err;
+    }
+  },
+  cli: {
+    command: 'lease acquire',
+    human: (r) =>
+      `${r.acquired ? 'acquired' : 'renewed'} ${leaseLine(r.lease)}${r.took_over ? ` (took over expired ${r.took_over})` : ''}`,
+  },
+  mcp: { tool: 'hub_lease_acquire' },
+  http: [ACQUIRE_ROUTE],
+});
+
+export const leaseHeartbeat = defineOp({
+  id: 'lease.heartbeat',
+  summary: "Renew a live lease for the TTL (default: the lease's own); only its holder may.",
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: aclFields.agent_id,
+    lease_id: leaseIdField,
+    task_id: taskRefField,
+    ttl: aclFields.ttl,
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<{ lease: Lease }> => {
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    checkAgentId(input.agent_id);
+    return applyWhereStored(ctx, HEARTBEAT_ROUTE, { ...input, repository: target.id }, (deps) =>
+      heartbeatLease(deps, { ...input, repository: target }),
+    );
+  },
+  cli: { command: 'lease heartbeat', human: (r) => `renewed ${leaseLine(r.lease)}` },
+  mcp: { tool: 'hub_lease_heartbeat' },
+  http: [HEARTBEAT_ROUTE],
+});
+
+export interface LeaseReleaseOutput extends ReleaseLeaseResult {
+  /** With --release-branch: the release of the lease's branch allocation. */
+  branch: ReleaseResult | null;
+}
+
+export const leaseRelease = defineOp({
+  id: 'lease.release',
+  summary:
+    'Release a lease: its holder, or another agent with --force; --release-branch releases its branch too.',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    agent_id: aclFields.agent_id,
+    lease_id: leaseIdField,
+    task_id: taskRefField,
+    force: z.boolean().default(false).describe("Release another agent's lease."),
+    release_branch: z.boolean().default(false).describe("Also release the lease's branch allocation."),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<LeaseReleaseOutput> => {
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    checkAgentId(input.agent_id);
+    const { release_branch, ...rest } = input;
+    const r = await applyWhereStored(ctx, RELEASE_ROUTE, { ...rest, repository: target.id }, (deps) =>
+      releaseLease(deps, { ...rest, repository: target }),
+    );
+    const branchId = r.lease.branch_id;
+    if (!release_branch || !branchId) return { ...r, branch: null };
+    const req = {
+      agent_id: input.agent_id,
+      branch_id: branchId,
+      force: input.force,
+      reason: 'lease released',
+    };
+    const branch = await applyWhereStored(
+      ctx,
+      BRANCH_RELEASE_ROUTE,
+      { ...req, repository: target.id },
+      (deps) => releaseAllocation(deps, { ...req, repository: target }),
+    );
+    return { ...r, branch };
+  },
+  cli: {
+    command: 'lease release',
+    human: (r) =>
+      `${r.released ? 'released' : 'already ended'} ${leaseLine(r.lease)}${r.branch ? `; branch ${r.branch.allocation.name} ${r.branch.released ? 'released' : 'already released'}` : ''}`,
+  },
+  mcp: { tool: 'hub_lease_release' },
+  http: [RELEASE_ROUTE],
+});
+
+export const leaseList = defineOp({
+  id: 'lease.list',
+  summary:
+    'List leases (live ones by default) as they stand now: a lapsed lease shows expired; listing never writes.',
+  input: z.strictObject({
+    repository: aclFields.repository.optional(),
+    agent_id: z.string().min(1).optional().describe("Only this agent's leases."),
+    status: z
+      .enum([...LEASE_STATUSES, 'all'])
+      .default('active')
+      .describe('active (default: live now), expired, released or all.'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<{ leases: Lease[] }> => {
+    const key = input.repository ? (await resolveRepository(repoDeps(ctx), input.repository)).key : undefined;
+    const leases = (await readLeases(aclDeps(ctx), key))
+      .filter((l) => input.status === 'all' || l.status === input.status)
+      .filter((l) => input.agent_id === undefined || l.agent_id === input.agent_id);
+    return { leases };
+  },
+  cli: {
+    command: 'lease list',
+    human: (r) =>
+      table(
+        r.leases.map((l) => [
+          l.lease_id,
+          l.status,
+          l.repository,
+          l.task_id,
+          l.agent_id,
+          l.branch ?? '-',
+          l.expires_at,
+        ]),
+        ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'BRANCH', 'EXPIRES'],
+      ) || 'no leases',
+  },
+  mcp: { tool: 'hub_lease_list' },
+  http: [{ method: 'GET', route: '/v3/ops/leases', input: 'query' }],
+});
