@@ -26,6 +26,7 @@ import {
   resolveRepository,
   shown,
   slugOf,
+  type WorktreeRecord,
 } from '../acl/index.js';
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
@@ -33,6 +34,7 @@ import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+import { taskWorktree } from './task-worktree.js';
 
 const ALLOCATE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/branches', input: 'body' };
 const RELEASE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/branches/release', input: 'body' };
@@ -41,6 +43,8 @@ const RELEASE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/branches/re
 export type HeadState = 'created' | 'existing' | 'adopted' | 'not_created';
 export interface AllocateOutput extends AllocationResult {
   head: HeadState;
+  /** The task's worktree when coordination.worktree_per_task asks for one (absent otherwise). */
+  worktree?: WorktreeRecord;
 }
 
 export const allocateFields = {
@@ -263,7 +267,17 @@ export const branchAllocate = defineOp({
   input: allocateInput,
   gate: 'active',
   attributes: WRITES,
-  handler: (ctx, input): Promise<AllocateOutput> => allocateBranch(ctx, input),
+  handler: async (ctx, input): Promise<AllocateOutput> => {
+    const r = await allocateBranch(ctx, input);
+    if (r.head === 'not_created') return r;
+    const target = await resolveRepository(repoDeps(ctx), input.repository);
+    const wt = await taskWorktree(ctx, target, {
+      agentId: input.agent_id,
+      taskId: r.allocation.task_id,
+      branch: r.allocation.name,
+    });
+    return wt ? { ...r, worktree: wt.worktree } : r;
+  },
   cli: {
     command: 'branch allocate',
     human: (r) =>

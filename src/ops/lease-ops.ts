@@ -17,6 +17,7 @@ import {
   releaseAllocation,
   releaseLease,
   resolveRepository,
+  type WorktreeRecord,
 } from '../acl/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
@@ -29,6 +30,7 @@ import {
 } from './branch-ops.js';
 import { table } from './format.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+import { taskWorktree } from './task-worktree.js';
 
 const ACQUIRE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/leases', input: 'body' };
 const HEARTBEAT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/leases/heartbeat', input: 'body' };
@@ -50,6 +52,8 @@ export interface AcquireOutput extends AcquireResult {
   allocation: BranchAllocation | null;
   /** What --allocate did to the git branch (null without --allocate). */
   head: HeadState | null;
+  /** The task's worktree when --allocate made the branch and coordination.worktree_per_task asks for one. */
+  worktree?: WorktreeRecord;
 }
 
 export const leaseAcquire = defineOp({
@@ -105,15 +109,26 @@ export const leaseAcquire = defineOp({
     }
     const branch = made?.allocation.name ?? input.branch;
     const body = { repository: target.id, agent_id: input.agent_id, task_id: taskId, branch, ttl: input.ttl };
+    let r: Awaited<ReturnType<typeof acquireLease>>;
     try {
-      const r = await applyWhereStored(ctx, ACQUIRE_ROUTE, body, (deps) =>
+      r = await applyWhereStored(ctx, ACQUIRE_ROUTE, body, (deps) =>
         acquireLease(deps, { ...body, repository: target }),
       );
-      return { ...r, allocation: made?.allocation ?? null, head: made?.head ?? null };
     } catch (err) {
       if (made?.created) await undoAllocation(ctx, target, made, `lease_refused: ${(err as Error).message}`);
       throw err;
     }
+    // Lease and branch stand; a worktree failure (worktree_per_task) keeps both and says so.
+    const wt =
+      made && made.head !== 'not_created'
+        ? await taskWorktree(ctx, target, { agentId: input.agent_id, taskId, branch: made.allocation.name })
+        : null;
+    return {
+      ...r,
+      allocation: made?.allocation ?? null,
+      head: made?.head ?? null,
+      ...(wt ? { worktree: wt.worktree } : {}),
+    };
   },
   cli: {
     command: 'lease acquire',
