@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { ValidationError } from '../../infra/index.js';
-import { type Automaton, buildAutomaton } from './automaton.js';
+import { type Automaton, buildAutomaton, runAutomaton } from './automaton.js';
 import { ANY_SET } from './char-set.js';
 import { Lru } from './lru.js';
 import { normalizeGlob } from './normalize-glob.js';
@@ -9,13 +9,16 @@ import { isRealPath } from './real-path.js';
 import { globRefusal } from './refuse.js';
 import { buildNfa, TooManyStatesError } from './regex-nfa.js';
 import { parseRegex, UnsupportedRegexError } from './regex-parse.js';
-import { SearchTooLargeError, shortestCommonPath } from './search.js';
+import { leastCommonPath, SearchTooLargeError } from './search.js';
 
 /** A claim pattern, validated and compiled once: its normal form and the automaton of its language. */
 export interface CompiledGlob extends Automaton {
   pattern: string;
-  /** The pattern is itself a real path; picomatch matches a path equal to the pattern whatever its syntax. */
-  selfIsPath: boolean;
+  /**
+   * picomatch matches a path spelled exactly like the pattern, whatever its syntax: true when that spelling is a
+   * real path the automaton does not accept (`{a,b}` accepts `a` and `b`, and the file named `{a,b}` besides).
+   */
+  literalOnly: boolean;
 }
 
 /** Why a pattern was refused, kept so that a refused pattern is not compiled again (the field varies by call). */
@@ -62,7 +65,8 @@ function compile(normalized: string): CompiledGlob | Refused {
     }
     throw err;
   }
-  const compiled = { ...automaton, pattern: normalized, selfIsPath: isRealPath(normalized) };
+  const literalOnly = isRealPath(normalized) && !runAutomaton(automaton, normalized);
+  const compiled = { ...automaton, pattern: normalized, literalOnly };
   // Every normal form is spelled like a real path, which picomatch matches literally; a glob matching nothing else
   // (such as `(?!a)a`) is surely a mistake.
   if (!matchesSomePath(compiled)) {
@@ -76,7 +80,7 @@ function compile(normalized: string): CompiledGlob | Refused {
 
 function matchesSomePath(compiled: CompiledGlob): boolean {
   try {
-    return shortestCommonPath(compiled, EVERYTHING, GLOB_LIMITS.maxStates * 4) !== undefined;
+    return leastCommonPath(compiled, EVERYTHING, GLOB_LIMITS.maxStates * 4) !== undefined;
   } catch (err) {
     // The search visits at most every (state, real-path state) pair: it cannot outgrow that bound.
     if (err instanceof SearchTooLargeError) return true;

@@ -2,8 +2,8 @@ import { type CompiledGlob, compileGlob } from './compile-glob.js';
 import { compiledMatches } from './glob-matches.js';
 
 import { globRefusal } from './refuse.js';
-import { readableCommonPath, SearchTooLargeError, shortestCommonPath } from './search.js';
-import { compareWitnesses, dotSegments } from './witness-order.js';
+import { leastCommonPath, SearchTooLargeError } from './search.js';
+import { compareWitnesses } from './witness-order.js';
 
 export interface GlobOverlap {
   overlap: boolean;
@@ -37,16 +37,13 @@ function search<T>(fn: () => T, a: CompiledGlob, b: CompiledGlob): T {
 
 /** Exact overlap of two compiled patterns: true iff some real path matches both (per picomatch). */
 export function compiledOverlap(a: CompiledGlob, b: CompiledGlob): GlobOverlap {
-  let best = search(() => shortestCommonPath(a, b, MAX_SEARCH_NODES), a, b);
-  if (best !== undefined && dotSegments(best) > 0) {
-    best = search(() => readableCommonPath(a, b, MAX_SEARCH_NODES), a, b) ?? best;
-  }
-  // picomatch also matches a path spelled exactly as the pattern: a pattern that is a real path is a candidate.
+  let best = search(() => leastCommonPath(a, b, MAX_SEARCH_NODES), a, b);
+  // picomatch also matches a path spelled exactly like the pattern: a candidate the product does not hold.
   for (const [self, other] of [
     [a, b],
     [b, a],
   ] as const) {
-    if (self.selfIsPath && compiledMatches(other, self.pattern)) {
+    if (self.literalOnly && compiledMatches(other, self.pattern)) {
       if (best === undefined || compareWitnesses(self.pattern, best) < 0) best = self.pattern;
     }
   }

@@ -98,8 +98,11 @@ export function closeThreads(nfa: Nfa, seeds: Thread[], atStart: boolean): Threa
   return out;
 }
 
-/** The threads after reading the character `code` (an empty list when the thread dies). */
-export function stepThread(nfa: Nfa, t: Thread, code: number): Thread[] {
+/**
+ * The threads after reading the character `code` (an empty list when the thread dies). `memo` caches closures by
+ * seed across the steps of one build: many steps land on the same seed.
+ */
+export function stepThread(nfa: Nfa, t: Thread, code: number, memo: Map<string, Thread[]>): Thread[] {
   const targets = stepStates(nfa, [t.q], code);
   if (targets.length === 0) return [];
   const pos: number[][] = [];
@@ -112,11 +115,18 @@ export function stepThread(nfa: Nfa, t: Thread, code: number): Thread[] {
   const negBody = bodyClosure(nfa, stepStates(nfa, t.neg, code), false, false);
   if (negBody.final) return [];
   const base = { pos: normalizePos(pos), neg: negBody.core };
-  return closeThreads(
-    nfa,
-    targets.map((q) => ({ q, ...base })),
-    false,
-  );
+  const out: Thread[] = [];
+  for (const q of targets) {
+    const seed = { q, ...base };
+    const key = threadKey(seed);
+    let closed = memo.get(key);
+    if (closed === undefined) {
+      closed = closeThreads(nfa, [seed], false);
+      memo.set(key, closed);
+    }
+    out.push(...closed);
+  }
+  return out;
 }
 
 /** Does the thread accept if the input ends here (past its first character)? */
