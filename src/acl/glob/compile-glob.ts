@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { ValidationError } from '../../infra/index.js';
 import { type Automaton, buildAutomaton, runAutomaton } from './automaton.js';
 import { ANY_SET } from './char-set.js';
+import { type Ends, endsOf } from './ends.js';
 import { Lru } from './lru.js';
 import { normalizeGlob } from './normalize-glob.js';
 import { GLOB_LIMITS, GLOB_PICOMATCH_OPTIONS } from './options.js';
@@ -19,6 +20,8 @@ export interface CompiledGlob extends Automaton {
    * real path the automaton does not accept (`{a,b}` accepts `a` and `b`, and the file named `{a,b}` besides).
    */
   literalOnly: boolean;
+  /** Character sets near both ends, for the quick disjointness test (see ends.ts). */
+  ends: Ends;
 }
 
 /** Why a pattern was refused, kept so that a refused pattern is not compiled again (the field varies by call). */
@@ -66,7 +69,8 @@ function compile(normalized: string): CompiledGlob | Refused {
     throw err;
   }
   const literalOnly = isRealPath(normalized) && !runAutomaton(automaton, normalized);
-  const compiled = { ...automaton, pattern: normalized, literalOnly };
+  const ends = endsOf(automaton, literalOnly ? normalized : undefined);
+  const compiled = { ...automaton, pattern: normalized, literalOnly, ends };
   // Every normal form is spelled like a real path, which picomatch matches literally; a glob matching nothing else
   // (such as `(?!a)a`) is surely a mistake.
   if (!matchesSomePath(compiled)) {

@@ -1,4 +1,5 @@
 import { type CompiledGlob, compileGlob } from './compile-glob.js';
+import { endsDisjoint } from './ends.js';
 import { compiledMatches } from './glob-matches.js';
 
 import { globRefusal } from './refuse.js';
@@ -37,6 +38,8 @@ function search<T>(fn: () => T, a: CompiledGlob, b: CompiledGlob): T {
 
 /** Exact overlap of two compiled patterns: true iff some real path matches both (per picomatch). */
 export function compiledOverlap(a: CompiledGlob, b: CompiledGlob): GlobOverlap {
+  // Most pairs of a claim check differ at the start (`src/` vs `docs/`) or the end (`.rs` vs `.ts`): settled here.
+  if (endsDisjoint(a.ends, b.ends)) return { overlap: false };
   let best = search(() => leastCommonPath(a, b, MAX_SEARCH_NODES), a, b);
   // picomatch also matches a path spelled exactly like the pattern: a candidate the product does not hold.
   for (const [self, other] of [
