@@ -1,4 +1,4 @@
-import { boundariesOf, type CharSet, charSetOf, MAX_CODE, setHas, unionSets } from './char-set.js';
+import { ANY_SET, boundariesOf, type CharSet, charSetOf, MAX_CODE, setHas, unionSets } from './char-set.js';
 import { type Nfa, TooManyStatesError } from './regex-nfa.js';
 import { acceptsAtEnd, closeThreads, stepThread, type Thread, threadKey } from './threads.js';
 
@@ -16,6 +16,9 @@ export interface Automaton {
   accept: boolean[];
   edges: AutomatonEdge[][];
 }
+
+/** Accepts every string: searched against it, an automaton yields its own least real path. */
+export const EVERYTHING: Automaton = { initial: [0], accept: [true], edges: [[{ set: ANY_SET, to: 0 }]] };
 
 /** Per NFA state, computed once per build: its character sets and the points where their membership changes. */
 class StateSets {
@@ -80,9 +83,10 @@ function stepClasses(tables: StateSets, t: Thread): Array<Array<[number, number]
 
 /**
  * Explores every thread reachable from the start, one step per class of characters that every set in play treats
- * alike (see stepClasses). Bounded by `maxStates` threads and `maxWork` steps: past either, TooManyStatesError.
+ * alike (see stepClasses). Bounded by `maxStates` threads, `maxWork` steps and `maxEdges` edges: past any,
+ * TooManyStatesError.
  */
-export function buildAutomaton(nfa: Nfa, maxStates: number, maxWork: number): Automaton {
+export function buildAutomaton(nfa: Nfa, maxStates: number, maxWork: number, maxEdges: number): Automaton {
   const ids = new Map<string, number>();
   const threads: Thread[] = [];
   const intern = (t: Thread): number => {
@@ -103,6 +107,7 @@ export function buildAutomaton(nfa: Nfa, maxStates: number, maxWork: number): Au
   const memo = new Map<string, Thread[]>();
   const tables = new StateSets(nfa);
   let work = 0;
+  let edgeCount = 0;
   for (let id = 0; id < threads.length; id++) {
     const t = threads[id]!;
     const byTarget = new Map<number, Array<[number, number]>>();
@@ -116,6 +121,8 @@ export function buildAutomaton(nfa: Nfa, maxStates: number, maxWork: number): Au
       }
     }
     edges.push([...byTarget].map(([to, ranges]) => ({ set: charSetOf(ranges), to })));
+    edgeCount += byTarget.size;
+    if (edgeCount > maxEdges) throw new TooManyStatesError(`more than ${maxEdges} automaton edges`);
     accept.push(acceptsAtEnd(nfa, t));
   }
   return { initial: [...new Set(initial)], accept, edges };

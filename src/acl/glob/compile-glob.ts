@@ -1,7 +1,6 @@
 import picomatch from 'picomatch';
 import type { ValidationError } from '../../infra/index.js';
-import { type Automaton, buildAutomaton, runAutomaton } from './automaton.js';
-import { ANY_SET } from './char-set.js';
+import { type Automaton, buildAutomaton, EVERYTHING, runAutomaton } from './automaton.js';
 import { type Ends, endsOf } from './ends.js';
 import { Lru } from './lru.js';
 import { normalizeGlob } from './normalize-glob.js';
@@ -32,9 +31,6 @@ interface Refused {
 
 const cache = new Lru<string, CompiledGlob | Refused>(GLOB_LIMITS.cacheSize);
 
-/** Accepts every string: lets the overlap search tell whether one automaton matches any real path at all. */
-const EVERYTHING: Automaton = { initial: [0], accept: [true], edges: [[{ set: ANY_SET, to: 0 }]] };
-
 function compile(normalized: string): CompiledGlob | Refused {
   let source: string;
   try {
@@ -55,6 +51,7 @@ function compile(normalized: string): CompiledGlob | Refused {
       buildNfa(parseRegex(source), GLOB_LIMITS.maxNfaStates),
       GLOB_LIMITS.maxStates,
       GLOB_LIMITS.maxWork,
+      GLOB_LIMITS.maxEdges,
     );
   } catch (err) {
     if (err instanceof UnsupportedRegexError) {
@@ -82,11 +79,12 @@ function compile(normalized: string): CompiledGlob | Refused {
   return compiled;
 }
 
+/** Does the pattern match any real path? (Against an automaton of one state the search stays small.) */
 function matchesSomePath(compiled: CompiledGlob): boolean {
   try {
-    return leastCommonPath(compiled, EVERYTHING, GLOB_LIMITS.maxStates * 4) !== undefined;
+    return leastCommonPath(compiled, EVERYTHING) !== undefined;
   } catch (err) {
-    // The search visits at most every (state, real-path state) pair: it cannot outgrow that bound.
+    // Too large to tell: not a reason to refuse a pattern that already passed the size bounds.
     if (err instanceof SearchTooLargeError) return true;
     throw err;
   }

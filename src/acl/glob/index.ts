@@ -7,7 +7,6 @@ export {
   compiledOverlap,
   type GlobOverlap,
   globsOverlap,
-  MAX_SEARCH_NODES,
   type PatternPairOverlap,
   patternsOverlap,
 } from './overlap.js';

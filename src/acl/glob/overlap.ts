@@ -1,3 +1,4 @@
+import { EVERYTHING } from './automaton.js';
 import { type CompiledGlob, compileGlob } from './compile-glob.js';
 import { endsDisjoint } from './ends.js';
 import { compiledMatches } from './glob-matches.js';
@@ -19,9 +20,6 @@ export interface PatternPairOverlap {
   witness: string;
 }
 
-/** Product states one overlap decision may visit; past it the pair is refused rather than guessed. */
-export const MAX_SEARCH_NODES = 2_000_000;
-
 function search<T>(fn: () => T, a: CompiledGlob, b: CompiledGlob): T {
   try {
     return fn();
@@ -40,7 +38,8 @@ function search<T>(fn: () => T, a: CompiledGlob, b: CompiledGlob): T {
 export function compiledOverlap(a: CompiledGlob, b: CompiledGlob): GlobOverlap {
   // Most pairs of a claim check differ at the start (`src/` vs `docs/`) or the end (`.rs` vs `.ts`): settled here.
   if (endsDisjoint(a.ends, b.ends)) return { overlap: false };
-  let best = search(() => leastCommonPath(a, b, MAX_SEARCH_NODES), a, b);
+  // Two claims on one pattern are common (`src/**` twice): its own least path, without the product of it with itself.
+  let best = search(() => leastCommonPath(a, a.pattern === b.pattern ? EVERYTHING : b), a, b);
   // picomatch also matches a path spelled exactly like the pattern: a candidate the product does not hold.
   for (const [self, other] of [
     [a, b],

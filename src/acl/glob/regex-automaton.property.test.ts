@@ -9,7 +9,7 @@ import { parseRegex } from './regex-parse.js';
 const SCALE = Number(process.env.GLOB_PROPERTY_SCALE ?? 1);
 
 function compileRegex(source: string): Automaton {
-  return buildAutomaton(buildNfa(parseRegex(source), 20_000), 4_096, 100_000);
+  return buildAutomaton(buildNfa(parseRegex(source), 20_000), 4_096, 100_000, 20_000);
 }
 
 function runs(automaton: Automaton, input: string): boolean {

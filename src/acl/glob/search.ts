@@ -1,5 +1,6 @@
 import type { Automaton } from './automaton.js';
 import { type CharSet, charSetOf, intersectSets, setHas } from './char-set.js';
+import { GLOB_LIMITS } from './options.js';
 import { DOT, REAL_ACCEPT, REAL_DEAD, REAL_START, realPathStep, SLASH } from './real-path.js';
 import { charRank, pickChar } from './witness-order.js';
 
@@ -46,20 +47,46 @@ function movesFrom(A: Automaton, B: Automaton, a: number, b: number, r: number, 
   }
 }
 
-/** Nodes (a, b) that share one path, and so one real-path state `r`. */
-interface Group {
-  path: string;
-  r: number;
-  nodes: number[];
+/** Bounds on one search: product nodes queued, and edge pairs examined (the work of building moves). */
+export interface SearchLimits {
+  maxNodes: number;
+  maxWork: number;
 }
 
-/** Groups of one bucket are taken in preference order of their paths (all of one length). */
-function byPreference(x: Group, y: Group): number {
-  for (let i = 0; i < x.path.length; i++) {
-    const d = charRank(x.path.charCodeAt(i)) - charRank(y.path.charCodeAt(i));
-    if (d !== 0) return d;
+/**
+ * Groups of product nodes that share one path, stored flat: a group's path is its parent's plus one character,
+ * rebuilt only for the witness (a string per group would cost memory in the path length, per group).
+ */
+class Groups {
+  readonly parent: number[] = [];
+  readonly code: number[] = [];
+  readonly r: number[] = [];
+  readonly nodes: number[][] = [];
+
+  add(parent: number, code: number, r: number, nodes: number[]): number {
+    this.parent.push(parent);
+    this.code.push(code);
+    this.r.push(r);
+    this.nodes.push(nodes);
+    return this.parent.length - 1;
   }
-  return 0;
+
+  path(g: number): string {
+    const codes: number[] = [];
+    for (let h = g; this.parent[h]! >= 0; h = this.parent[h]!) codes.push(this.code[h]!);
+    let out = '';
+    for (let i = codes.length - 1; i >= 0; i--) out += String.fromCharCode(codes[i]!);
+    return out;
+  }
+
+  /** Preference order of two groups whose paths have one length: compare where their paths first differ. */
+  compare(x: number, y: number): number {
+    while (this.parent[x] !== this.parent[y]) {
+      x = this.parent[x]!;
+      y = this.parent[y]!;
+    }
+    return x === y ? 0 : charRank(this.code[x]!) - charRank(this.code[y]!);
+  }
 }
 
 /**
@@ -68,57 +95,70 @@ function byPreference(x: Group, y: Group): number {
  * product A x B x real-path DFA: buckets by (dot-led segments, length) taken in order, inside a bucket groups of
  * nodes reached by one path in preference order, each node settled by the first group that holds it (appending a
  * character keeps the order, so that group's path is the node's least). The first group holding an accepting node
- * gives the witness; with none, the whole reachable product has been explored (at most `maxNodes` nodes).
+ * gives the witness; with none, the whole reachable product has been explored. Past either limit, throws
+ * SearchTooLargeError.
  */
-export function leastCommonPath(A: Automaton, B: Automaton, maxNodes: number): string | undefined {
+export function leastCommonPath(
+  A: Automaton,
+  B: Automaton,
+  limits: SearchLimits = { maxNodes: GLOB_LIMITS.maxSearchNodes, maxWork: GLOB_LIMITS.maxSearchWork },
+): string | undefined {
   const width = B.accept.length;
   const settled = new Set<number>();
-  /** buckets[dots][length]: the groups waiting there. */
-  const buckets: Group[][][] = [[[]]];
+  const groups = new Groups();
+  /** buckets[dots][length]: the ids of the groups waiting there. */
+  const buckets: number[][][] = [[[]]];
   const start: number[] = [];
   for (const a of A.initial) for (const b of B.initial) start.push(a * width + b);
-  buckets[0]![0]!.push({ path: '', r: REAL_START, nodes: start });
+  buckets[0]![0]!.push(groups.add(-1, -1, REAL_START, start));
   let queued = start.length;
+  let work = 0;
   const moves: Move[] = [];
   for (let dots = 0; dots < buckets.length; dots++) {
     const byLength = buckets[dots]!;
     for (let length = 0; length < byLength.length; length++) {
-      const groups = byLength[length];
-      if (!groups || groups.length === 0) continue;
-      groups.sort(byPreference);
-      for (const group of groups) {
+      const bucket = byLength[length];
+      if (!bucket || bucket.length === 0) continue;
+      bucket.sort((x, y) => groups.compare(x, y));
+      for (const g of bucket) {
+        const r = groups.r[g]!;
         const live: number[] = [];
-        for (const n of group.nodes) {
-          if (settled.has(n * 4 + group.r)) continue;
-          settled.add(n * 4 + group.r);
+        for (const n of groups.nodes[g]!) {
+          if (settled.has(n * 4 + r)) continue;
+          settled.add(n * 4 + r);
           live.push(n);
         }
+        groups.nodes[g] = [];
         if (live.length === 0) continue;
-        if (
-          group.r === REAL_ACCEPT &&
-          live.some((n) => A.accept[Math.floor(n / width)]! && B.accept[n % width]!)
-        ) {
-          return group.path;
+        if (r === REAL_ACCEPT && live.some((n) => A.accept[Math.floor(n / width)]! && B.accept[n % width]!)) {
+          return groups.path(g);
         }
         moves.length = 0;
-        for (const n of live) movesFrom(A, B, Math.floor(n / width), n % width, group.r, moves);
+        for (const n of live) {
+          const a = Math.floor(n / width);
+          const b = n % width;
+          work += A.edges[a]!.length * B.edges[b]!.length;
+          if (work > limits.maxWork) throw new SearchTooLargeError(`more than ${limits.maxWork} steps`);
+          movesFrom(A, B, a, b, r, moves);
+        }
         moves.sort((x, y) => charRank(x.code) - charRank(y.code));
         for (let i = 0; i < moves.length; ) {
           const code = moves[i]!.code;
-          const r = realPathStep(group.r, code);
+          const next = realPathStep(r, code);
           const nodes: number[] = [];
           for (; i < moves.length && moves[i]!.code === code; i++) {
             const n = moves[i]!.a * width + moves[i]!.b;
-            if (!settled.has(n * 4 + r)) nodes.push(n);
+            if (!settled.has(n * 4 + next)) nodes.push(n);
           }
           if (nodes.length === 0) continue;
           queued += nodes.length;
-          if (queued > maxNodes) throw new SearchTooLargeError(`more than ${maxNodes} product states`);
-          const d = dots + (group.r === REAL_START && code === DOT ? 1 : 0);
+          if (queued > limits.maxNodes)
+            throw new SearchTooLargeError(`more than ${limits.maxNodes} product states`);
+          const d = dots + (r === REAL_START && code === DOT ? 1 : 0);
           if (buckets[d] === undefined) buckets[d] = [];
           const level = buckets[d]!;
           if (level[length + 1] === undefined) level[length + 1] = [];
-          level[length + 1]!.push({ path: group.path + String.fromCharCode(code), r, nodes });
+          level[length + 1]!.push(groups.add(g, code, next, nodes));
         }
       }
       byLength[length] = [];
