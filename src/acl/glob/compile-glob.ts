@@ -31,6 +31,9 @@ interface Refused {
 
 const cache = new Lru<string, CompiledGlob | Refused>(GLOB_LIMITS.cacheSize);
 
+/** Characters that make a pattern a glob rather than a file name. */
+const GLOB_SYNTAX = /[*?[\]{}()!+@|]/;
+
 function compile(normalized: string): CompiledGlob | Refused {
   let source: string;
   try {
@@ -69,8 +72,9 @@ function compile(normalized: string): CompiledGlob | Refused {
   const ends = endsOf(automaton, literalOnly ? normalized : undefined);
   const compiled = { ...automaton, pattern: normalized, literalOnly, ends };
   // Every normal form is spelled like a real path, which picomatch matches literally; a glob matching nothing else
-  // (such as `(?!a)a`) is surely a mistake.
-  if (!matchesSomePath(compiled)) {
+  // (such as `(?!a)a`) is surely a mistake. Without glob syntax it names that file (picomatch compiles `$$a` to an
+  // anchor that matches nothing, and matches the file `$$a` by its spelling).
+  if (GLOB_SYNTAX.test(normalized) && !matchesSomePath(compiled)) {
     return {
       rule: 'matches_nothing',
       reason: 'no path matches it, except one spelled exactly like the pattern',
