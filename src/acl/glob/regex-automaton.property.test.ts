@@ -12,6 +12,18 @@ function compileRegex(source: string): Automaton {
   return buildAutomaton(buildNfa(parseRegex(source), 20_000), 4_096, 100_000, 20_000);
 }
 
+/**
+ * RegExp, run once on a source never seen before. V8 11.3 (Node 20.20) interprets a regex on its first run and then
+ * compiles it to native code (shared by every RegExp of the same source), and the native code can be wrong:
+ * /^(?:(?=a|aa)a)*..$/ matches `a.a` on the first test (as ECMAScript says: the loop takes `a`, `..` takes `.a`) and
+ * not on the second. A no-op suffix, `(?:[]n)?` (`[]` matches nothing), makes every source new. picomatch's own
+ * regexes showed no such difference (20,000 globs x 12 paths, interpreter against default).
+ */
+let fresh = 0;
+function oracle(source: string, input: string): boolean {
+  return new RegExp(`${source}(?:[]${fresh++})?`).test(input);
+}
+
 function runs(automaton: Automaton, input: string): boolean {
   let current = new Set(automaton.initial);
   for (let i = 0; i < input.length; i++) {
@@ -71,10 +83,14 @@ describe('the regex automaton against RegExp itself (property)', () => {
   it('accepts exactly the non-empty strings RegExp matches in full', () => {
     fc.assert(
       fc.property(regex, fc.array(input, { minLength: 10, maxLength: 20 }), (source, inputs) => {
-        const re = new RegExp(`^(?:${source})$`);
         const automaton = compileRegex(`^(?:${source})$`);
-        for (const s of inputs)
-          expect({ source, s, m: runs(automaton, s) }).toEqual({ source, s, m: re.test(s) });
+        for (const s of inputs) {
+          expect({ source, s, m: runs(automaton, s) }).toEqual({
+            source,
+            s,
+            m: oracle(`^(?:${source})$`, s),
+          });
+        }
       }),
       { numRuns: 1500 * SCALE },
     );
