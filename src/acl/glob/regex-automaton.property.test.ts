@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Automaton, buildAutomaton } from './automaton.js';
 import { setHas } from './char-set.js';
-import { buildNfa } from './regex-nfa.js';
+import { buildNfa, TooManyStatesError } from './regex-nfa.js';
 import { parseRegex } from './regex-parse.js';
 
 // biome-ignore lint/style/noProcessEnv: a knob for deeper local runs; CI runs the default.
@@ -83,7 +83,14 @@ describe('the regex automaton against RegExp itself (property)', () => {
   it('accepts exactly the non-empty strings RegExp matches in full', () => {
     fc.assert(
       fc.property(regex, fc.array(input, { minLength: 10, maxLength: 20 }), (source, inputs) => {
-        const automaton = compileRegex(`^(?:${source})$`);
+        let automaton: Automaton;
+        try {
+          automaton = compileRegex(`^(?:${source})$`);
+        } catch (err) {
+          // Past the size bounds a pattern is refused, not approximated: nothing to compare.
+          if (err instanceof TooManyStatesError) return;
+          throw err;
+        }
         for (const s of inputs) {
           expect({ source, s, m: runs(automaton, s) }).toEqual({
             source,
