@@ -6,7 +6,6 @@
 export type CharSet = readonly number[];
 
 export const MAX_CODE = 0xffff;
-export const EMPTY_SET: CharSet = [];
 export const ANY_SET: CharSet = [0, MAX_CODE];
 
 /** The set of the given ranges (any order, overlapping allowed). */
@@ -72,10 +71,6 @@ export function setHas(set: CharSet, code: number): boolean {
     else return true;
   }
   return false;
-}
-
-export function setsEqual(a: CharSet, b: CharSet): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /**

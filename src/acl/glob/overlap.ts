@@ -2,14 +2,13 @@ import { EVERYTHING } from './automaton.js';
 import { type CompiledGlob, compileGlob } from './compile-glob.js';
 import { endsDisjoint } from './ends.js';
 import { compiledMatches } from './glob-matches.js';
-
 import { globRefusal } from './refuse.js';
 import { leastCommonPath, SearchTooLargeError } from './search.js';
 import { compareWitnesses } from './witness-order.js';
 
 export interface GlobOverlap {
   overlap: boolean;
-  /** A real path both patterns match, when they overlap: the most readable of the shortest. */
+  /** When they overlap, a real path both match: the least in witness order (fewest dotfiles, shortest, readable). */
   witness?: string;
 }
 
