@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../infra/index.js';
+import { checkGlob, GLOB_LIMITS } from './index.js';
+
+/** The ValidationError thrown by `fn`, or a failure when it does not throw one. */
+function refusal(fn: () => unknown): ValidationError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ValidationError) return err;
+    throw err;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('checkGlob: normalization', () => {
+  it.each([
+    ['src/**', 'src/**'],
+    ['./src/**', 'src/**'],
+    ['././src/*.ts', 'src/*.ts'],
+    ['src//a/*.ts', 'src/a/*.ts'],
+    ['a/./b', 'a/b'],
+    ['src/.', 'src'],
+    ['src/', 'src/**'],
+    ['src/a//', 'src/a/**'],
+    ['src/**/', 'src/**'],
+    ['**', '**'],
+    ['.github/**', '.github/**'],
+    ['docs/*.md', 'docs/*.md'],
+    ['{a,b}/**', '{a,b}/**'],
+  ])('%j -> %j', (input, expected) => {
+    expect(checkGlob(input)).toBe(expected);
+  });
+
+  it('is idempotent', () => {
+    for (const p of ['./src//a/', 'a/./b/', '**/*.{ts,tsx}'])
+      expect(checkGlob(checkGlob(p))).toBe(checkGlob(p));
+  });
+});
+
+describe('checkGlob: refusals name the field, the value and the rule', () => {
+  it.each([
+    ['', 'not_empty'],
+    ['   ', 'not_empty'],
+    ['.', 'not_empty'],
+    ['./', 'not_empty'],
+    [' src/**', 'no_surrounding_whitespace'],
+    ['src/** ', 'no_surrounding_whitespace'],
+    ['/etc/**', 'relative'],
+    ['C:/x/**', 'relative'],
+    ['c:/', 'relative'],
+    ['../x/**', 'no_parent_segments'],
+    ['a/../b', 'no_parent_segments'],
+    ['a/..', 'no_parent_segments'],
+    ['src\\a.ts', 'no_backslash'],
+    ['a\u0000b', 'no_control_chars'],
+    ['a\nb', 'no_control_chars'],
+    ['!src/**', 'no_negation'],
+    ['!!src/**', 'no_negation'],
+    ['[a', 'syntax'],
+    ['a]', 'syntax'],
+    ['{a,b', 'syntax'],
+    ['a)', 'syntax'],
+    ['@(a|b', 'syntax'],
+    ['{1..10}', 'brace_range'],
+    ['x{a..cc}', 'brace_range'],
+    ['(?<=a)b', 'unsupported'],
+    ['(?!a)a', 'matches_nothing'],
+  ])('%j is refused (%s)', (input, rule) => {
+    const err = refusal(() => checkGlob(input, 'patterns[2]'));
+    expect(err.details).toMatchObject({ field: 'patterns[2]', value: input, rule });
+    expect(err.message).toContain('patterns[2]');
+    expect(err.message).toContain(rule);
+  });
+
+  it('refuses a pattern over the length limit and accepts one at it', () => {
+    const at = 'a'.repeat(GLOB_LIMITS.maxLength);
+    expect(checkGlob(at)).toBe(at);
+    expect(refusal(() => checkGlob(`${at}a`)).details).toMatchObject({ rule: 'max_length' });
+  });
+
+  it('refuses a pattern whose automaton is too large (max_states)', () => {
+    // "not ending in an `a` followed by 16 more characters": the complement needs a subset per suffix, 2^16 of them.
+    const err = refusal(() => checkGlob(`!(*a${'?'.repeat(16)})`));
+    expect(err.details).toMatchObject({ rule: 'max_states' });
+  });
+
+  it('refuses a value that is not a string', () => {
+    expect(refusal(() => checkGlob(42 as unknown as string)).details).toMatchObject({ rule: 'string' });
+  });
+
+  it('names the default field "pattern"', () => {
+    expect(refusal(() => checkGlob('/abs')).details).toMatchObject({ field: 'pattern' });
+  });
+});

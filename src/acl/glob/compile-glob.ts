@@ -1,0 +1,117 @@
+import picomatch from 'picomatch';
+import type { ValidationError } from '../../infra/index.js';
+import { type Automaton, buildAutomaton } from './automaton.js';
+import { ANY_SET } from './char-set.js';
+import { Lru } from './lru.js';
+import { normalizeGlob } from './normalize-glob.js';
+import { GLOB_LIMITS, GLOB_PICOMATCH_OPTIONS } from './options.js';
+import { isRealPath } from './real-path.js';
+import { globRefusal } from './refuse.js';
+import { buildNfa, TooManyStatesError } from './regex-nfa.js';
+import { parseRegex, UnsupportedRegexError } from './regex-parse.js';
+import { SearchTooLargeError, shortestCommonPath } from './search.js';
+
+/** A claim pattern, validated and compiled once: its normal form and the automaton of its language. */
+export interface CompiledGlob extends Automaton {
+  pattern: string;
+  /** The pattern is itself a real path; picomatch matches a path equal to the pattern whatever its syntax. */
+  selfIsPath: boolean;
+}
+
+/** Why a pattern was refused, kept so that a refused pattern is not compiled again (the field varies by call). */
+interface Refused {
+  rule: string;
+  reason: string;
+}
+
+const cache = new Lru<string, CompiledGlob | Refused>(GLOB_LIMITS.cacheSize);
+
+/** Accepts every string: lets the overlap search tell whether one automaton matches any real path at all. */
+const EVERYTHING: Automaton = { initial: [0], accept: [true], edges: [[{ set: ANY_SET, to: 0 }]] };
+
+function compile(normalized: string): CompiledGlob | Refused {
+  let source: string;
+  try {
+    const re = picomatch.makeRe(normalized, { ...GLOB_PICOMATCH_OPTIONS, debug: true }, false, true);
+    if ((re as RegExp & { state?: { negated?: boolean } }).state?.negated) {
+      return {
+        rule: 'no_negation',
+        reason: 'a claim is a positive set of paths; a negated pattern is not a claim',
+      };
+    }
+    source = re.source;
+  } catch (err) {
+    return { rule: 'syntax', reason: `picomatch cannot compile it: ${(err as Error).message}` };
+  }
+  let automaton: Automaton;
+  try {
+    automaton = buildAutomaton(
+      buildNfa(parseRegex(source), GLOB_LIMITS.maxNfaStates),
+      GLOB_LIMITS.maxStates,
+      GLOB_LIMITS.maxWork,
+    );
+  } catch (err) {
+    if (err instanceof UnsupportedRegexError) {
+      return {
+        rule: 'unsupported',
+        reason: `it compiles to ${err.message}, which overlap cannot decide exactly`,
+      };
+    }
+    if (err instanceof TooManyStatesError) {
+      return { rule: 'max_states', reason: `it is too complex to decide overlap for (${err.message})` };
+    }
+    throw err;
+  }
+  const compiled = { ...automaton, pattern: normalized, selfIsPath: isRealPath(normalized) };
+  // Every normal form is spelled like a real path, which picomatch matches literally; a glob matching nothing else
+  // (such as `(?!a)a`) is surely a mistake.
+  if (!matchesSomePath(compiled)) {
+    return {
+      rule: 'matches_nothing',
+      reason: 'no path matches it, except one spelled exactly like the pattern',
+    };
+  }
+  return compiled;
+}
+
+function matchesSomePath(compiled: CompiledGlob): boolean {
+  try {
+    return shortestCommonPath(compiled, EVERYTHING, GLOB_LIMITS.maxStates * 4) !== undefined;
+  } catch (err) {
+    // The search visits at most every (state, real-path state) pair: it cannot outgrow that bound.
+    if (err instanceof SearchTooLargeError) return true;
+    throw err;
+  }
+}
+
+function refusal(field: string, value: unknown, refused: Refused): ValidationError {
+  return globRefusal(field, value, refused.rule, refused.reason);
+}
+
+/**
+ * Validates, normalizes and compiles a claim pattern, through an LRU cache keyed by the pattern as given.
+ * Throws a ValidationError naming `field`, the value and the rule.
+ */
+export function compileGlob(pattern: string, field = 'pattern'): CompiledGlob {
+  const hit = cache.get(pattern);
+  if (hit !== undefined) {
+    if ('rule' in hit) throw refusal(field, pattern, hit);
+    return hit;
+  }
+  const normalized = normalizeGlob(pattern, field);
+  const result = (normalized === pattern ? undefined : cache.get(normalized)) ?? compile(normalized);
+  cache.set(pattern, result);
+  if (normalized !== pattern) cache.set(normalized, result);
+  if ('rule' in result) throw refusal(field, pattern, result);
+  return result;
+}
+
+/** Validates and normalizes a claim pattern (see docs/decisions.md, "Advisory coordination: glob overlap"). */
+export function checkGlob(pattern: string, field = 'pattern'): string {
+  return compileGlob(pattern, field).pattern;
+}
+
+/** Empties the compiled-pattern cache (benchmarks measure cold compiles with it). */
+export function clearGlobCache(): void {
+  cache.clear();
+}
