@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, realpathSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { RefusedError, runGit, tryReadFileBounded, ValidationError, writeFileUnder } from '../infra/index.js';
 import { type PathHit, pathsClaimed } from './claims-overlap.js';
@@ -66,6 +66,8 @@ function readHook(folder: string): string | undefined {
 }
 
 function writeHook(folder: string, text: string): string {
+  // core.hooksPath may name a folder that does not exist yet (git creates none).
+  mkdirSync(folder, { recursive: true });
   const written = writeFileUnder(folder, 'pre-commit', text, 0o755);
   chmodSync(written, 0o755);
   return written;

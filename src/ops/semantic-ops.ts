@@ -22,7 +22,7 @@ import {
 import { HubError } from '../infra/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
-import { componentsOf, patternFields } from './claim-ops.js';
+import { componentsOf } from './claim-ops.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
@@ -66,7 +66,11 @@ export const semanticDeclare = defineOp({
   input: z.strictObject({
     concept: z.string().describe('Concept name (its id is derived: lowercase, spaces to -).'),
     repository: z.string().describe('Repository: project/repo, or . (also self).'),
-    ...patternFields,
+    pattern: z
+      .array(z.string())
+      .optional()
+      .describe('Glob of repository-relative paths the concept owns (picomatch; repeat for more).'),
+    patterns: z.array(z.string()).optional().describe('Globs, as a list (merged with pattern).'),
     description: z.string().optional().describe('What the concept is.'),
     alias: z.array(z.string()).optional().describe('Other names the concept is queried by.'),
   }),
