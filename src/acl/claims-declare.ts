@@ -45,9 +45,14 @@ const sameScope = (c: Claim, input: DeclareInput) =>
   c.agent_id === input.agent_id && c.task_id === input.task_id && c.component === input.component;
 
 /** The RefusedError (409) of a declaration that overlaps live claims of other agents, listing every conflict. */
-export function claimRefusal(input: DeclareInput, conflicts: ClaimConflict[]): RefusedError {
+export function claimRefusal(
+  input: DeclareInput,
+  conflicts: ClaimConflict[],
+  truncated = false,
+): RefusedError {
   const first = conflicts[0]!;
-  const more = conflicts.length > 1 ? ` (and ${conflicts.length - 1} more overlaps)` : '';
+  const more =
+    conflicts.length > 1 ? ` (and ${truncated ? 'at least ' : ''}${conflicts.length - 1} more overlaps)` : '';
   return new RefusedError(
     `patterns: ${first.reason}${more}; claim other paths, wait for the claim to be released or to expire (${first.expires_at}), or pass --allow-overlap to record an advisory overlap`,
     {
@@ -57,6 +62,7 @@ export function claimRefusal(input: DeclareInput, conflicts: ClaimConflict[]): R
       repository: input.repository,
       agent_id: input.agent_id,
       conflicts,
+      conflicts_truncated: truncated,
     },
     409,
   );
@@ -74,8 +80,9 @@ export function planDeclare(
   newClaimId: string,
 ): DeclareOutcome {
   const expired = maintain(doc, now);
-  const overlaps = findConflicts(doc.claims, input.patterns, { exclude: input.agent_id, now });
-  if (overlaps.length > 0 && !input.allow_overlap) throw claimRefusal(input, overlaps);
+  const found = findConflicts(doc.claims, input.patterns, { exclude: input.agent_id, now });
+  const overlaps = found.conflicts;
+  if (overlaps.length > 0 && !input.allow_overlap) throw claimRefusal(input, overlaps, found.truncated);
   const at = now.toISOString();
   const own = doc.claims.find((c) => sameScope(c, input) && isLive(c, now));
   if (own) {
@@ -160,10 +167,12 @@ export async function declareClaim(deps: AclDeps, input: DeclareInput): Promise<
   } catch (err) {
     if (err instanceof RefusedError && err.details?.rule === 'claimed_by_another_agent') {
       const conflicts = err.details.conflicts as ClaimConflict[];
+      // The first few conflicts only: a refused declaration should not put a hundred entries in the feed.
       await recordAclEvent(deps, 'ClaimRefused', input.repository, {
         agent_id: input.agent_id,
         patterns: input.patterns,
-        conflicts: conflicts.map(({ claim_id, agent_id, pattern, claimed_pattern, witness }) => ({
+        conflict_count: conflicts.length,
+        conflicts: conflicts.slice(0, 5).map(({ claim_id, agent_id, pattern, claimed_pattern, witness }) => ({
           claim_id,
           agent_id,
           pattern,

@@ -1,9 +1,9 @@
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { touchAgent } from './agents.js';
 import { recordExpiredEvents } from './claims-declare.js';
-import { findConflicts } from './claims-overlap.js';
+import { type FoundConflicts, findConflicts } from './claims-overlap.js';
 import { claimExpiry, claimsDocument, claimView, maintain, statusAt } from './claims-records.js';
-import { type Claim, type ClaimConflict, ClaimsDocSchema } from './claims-schema.js';
+import { type Claim, ClaimsDocSchema } from './claims-schema.js';
 import { recordAclEvent } from './events.js';
 import { checkAgentId, isLive } from './liveness.js';
 import { ACL, type AclDeps, aclDocuments, readAcl, updateAcl } from './records.js';
@@ -36,7 +36,7 @@ async function documentsHolding(
 export async function checkClaims(
   deps: AclDeps,
   input: { repository: string; patterns: string[]; agent_id?: string },
-): Promise<ClaimConflict[]> {
+): Promise<FoundConflicts> {
   const { claims } = await readAcl(deps, claimsDocument(input.repository), ClaimsDocSchema);
   return findConflicts(claims, input.patterns, { exclude: input.agent_id, now: deps.now() });
 }

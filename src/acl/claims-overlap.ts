@@ -1,6 +1,6 @@
 import { HubError } from '../infra/index.js';
 import { literalBounds, mayMatch, mayOverlap } from './claims-prefilter.js';
-import type { Claim, ClaimConflict } from './claims-schema.js';
+import { CLAIM_LIMITS, type Claim, type ClaimConflict } from './claims-schema.js';
 import { type CompiledGlob, compiledMatches, compiledOverlap, compileGlob } from './glob/index.js';
 import { isLive } from './liveness.js';
 
@@ -21,17 +21,25 @@ const optional = (c: Claim) => ({
   ...(c.component === undefined ? {} : { component: c.component }),
 });
 
+export interface FoundConflicts {
+  conflicts: ClaimConflict[];
+  /** True when the search stopped at the limit: there are more conflicts than listed. */
+  truncated: boolean;
+}
+
 /**
- * Every overlap between `patterns` (normalized, already validated) and the live claims of other agents: one
- * conflict per (requested pattern, claimed pattern) pair that some real path matches, with that path. A claim's
- * stored pattern that cannot be compiled counts as overlapping (advisory ownership errs towards conflict), with
- * no witness. `exclude` is the asking agent: an agent never conflicts with itself.
+ * The overlaps between `patterns` (normalized, already validated) and the live claims of other agents: one
+ * conflict per (requested pattern, claimed pattern) pair that some real path matches, with that path, in claim
+ * order, at most `limit` (CLAIM_LIMITS.maxConflicts). A claim's stored pattern that cannot be compiled counts as
+ * overlapping (advisory ownership errs towards conflict), with no witness. `exclude` is the asking agent: an agent
+ * never conflicts with itself.
  */
 export function findConflicts(
   claims: readonly Claim[],
   patterns: readonly string[],
-  opts: { exclude?: string; now: Date },
-): ClaimConflict[] {
+  opts: { exclude?: string; now: Date; limit?: number },
+): FoundConflicts {
+  const limit = opts.limit ?? CLAIM_LIMITS.maxConflicts;
   const wanted = patterns.map((p) => ({
     pattern: p,
     bounds: literalBounds(p),
@@ -53,6 +61,7 @@ export function findConflicts(
           if (!r.overlap) continue;
           witness = r.witness!;
         }
+        if (out.length === limit) return { conflicts: out, truncated: true };
         out.push({
           claim_id: claim.claim_id,
           agent_id: claim.agent_id,
@@ -69,7 +78,7 @@ export function findConflicts(
       }
     }
   }
-  return out;
+  return { conflicts: out, truncated: false };
 }
 
 /** One staged path inside a live claim of another agent. */

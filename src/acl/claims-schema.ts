@@ -12,6 +12,11 @@ export const CLAIM_LIMITS = Object.freeze({
   maxLiveClaims: 20_000,
   /** Released and expired claims kept per repository, newest first (older ones are dropped on the next write). */
   keepInactive: 500,
+  /**
+   * Conflicts one check or refusal lists: past it the answer says `conflicts_truncated` instead of deciding the
+   * overlap of every remaining claim (10,000 claims that all overlap would otherwise cost seconds to list).
+   */
+  maxConflicts: 100,
   /** Longest claim TTL (`max_ttl`): a longer one would be the "held forever" claim that TTLs exist to prevent. */
   maxTtlMs: 7 * 86_400_000,
 });

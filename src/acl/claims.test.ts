@@ -258,6 +258,31 @@ describe('declaring claims', () => {
   });
 });
 
+describe('many claims', () => {
+  it('lists at most 100 conflicts, saying when there are more', async () => {
+    const deps = memDeps();
+    for (let i = 0; i < 101; i++)
+      await declareClaim(deps, {
+        repository: 'p/r',
+        agent_id: `a${i}`,
+        patterns: [`**/m${i}/**`],
+        allow_overlap: true,
+      });
+    const all = await checkClaims(deps, { repository: 'p/r', patterns: ['**/x/**'] });
+    expect(all.conflicts).toHaveLength(100);
+    expect(all.truncated).toBe(true);
+    expect(await checkClaims(deps, { repository: 'p/r', patterns: ['a.txt'] })).toEqual({
+      conflicts: [],
+      truncated: false,
+    });
+    const e = (await thrown(
+      declareClaim(deps, { repository: 'p/r', agent_id: 'z', patterns: ['**'] }),
+    )) as RefusedError;
+    expect(e.details).toMatchObject({ conflicts_truncated: true });
+    expect(e.message).toContain('and at least 99 more overlaps');
+  });
+});
+
 describe('TTL, heartbeat, release and list', () => {
   it('lets a claim lapse after its TTL: it stops conflicting, lists as expired, and the next write records it', async () => {
     const c = clock();
@@ -269,7 +294,7 @@ describe('TTL, heartbeat, release and list', () => {
       ttl: '10m',
     });
     c.advance(10 * 60_000 + 1);
-    expect(await checkClaims(deps, { repository: 'p/r', patterns: ['src/x'] })).toEqual([]);
+    expect((await checkClaims(deps, { repository: 'p/r', patterns: ['src/x'] })).conflicts).toEqual([]);
     expect(await listClaims(deps, { status: 'expired' })).toMatchObject([
       { claim_id: dead.claim.claim_id, status: 'expired' },
     ]);
@@ -308,7 +333,7 @@ describe('TTL, heartbeat, release and list', () => {
       '2026-01-01T00:19:00.000Z',
     ]);
     c.advance(9 * 60_000);
-    expect(await checkClaims(deps, { repository: 'p/r', patterns: ['src/x'] })).toHaveLength(1);
+    expect((await checkClaims(deps, { repository: 'p/r', patterns: ['src/x'] })).conflicts).toHaveLength(1);
     const one = await heartbeatClaims(deps, { agent_id: 'a1', claim_id: a.claim.claim_id, ttl: '1h' });
     expect(one.map((x) => x.expires_at)).toEqual(['2026-01-01T01:18:00.000Z']);
     c.advance(2 * 60 * 60_000);
@@ -337,7 +362,7 @@ describe('TTL, heartbeat, release and list', () => {
     expect(r.released.map((x) => [x.claim_id, x.status, x.released_by])).toEqual([
       [held.claim.claim_id, 'released', 'a1'],
     ]);
-    expect(await checkClaims(deps, { repository: 'p/r', patterns: ['src/x'] })).toEqual([]);
+    expect((await checkClaims(deps, { repository: 'p/r', patterns: ['src/x'] })).conflicts).toEqual([]);
     await declareClaim(deps, { repository: 'p/r', agent_id: 'a2', patterns: ['src/x'] });
     // Again: nothing live to release.
     expect(

@@ -143,6 +143,8 @@ interface CheckView {
   patterns: string[];
   agent_id: string | null;
   conflicts: ClaimConflict[];
+  /** True when there were more conflicts than the 100 listed. */
+  conflicts_truncated: boolean;
   concept_hints: ConceptHint[];
 }
 
@@ -169,7 +171,7 @@ export const claimCheck = defineOp({
       patterns: merged(input),
     });
     const deps = aclDeps(ctx);
-    const conflicts = await checkClaims(deps, {
+    const { conflicts, truncated } = await checkClaims(deps, {
       repository: target.id,
       patterns: scope.patterns,
       agent_id: input.agent_id,
@@ -181,6 +183,7 @@ export const claimCheck = defineOp({
       patterns: scope.patterns,
       agent_id: input.agent_id ?? null,
       conflicts,
+      conflicts_truncated: truncated,
       concept_hints: await conceptHints(deps, target.id, scope.patterns),
     };
   },
