@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../infra/index.js';
-import { checkGlob, GLOB_LIMITS } from './index.js';
+import { checkGlob, GLOB_LIMITS, globMatches, globsOverlap } from './index.js';
 
 /** The ValidationError thrown by `fn`, or a failure when it does not throw one. */
 function refusal(fn: () => unknown): ValidationError {
@@ -83,6 +83,13 @@ describe('checkGlob: refusals name the field, the value and the rule', () => {
     // "not ending in an `a` followed by 16 more characters": the complement needs a subset per suffix, 2^16 of them.
     const err = refusal(() => checkGlob(`!(*a${'?'.repeat(16)})`));
     expect(err.details).toMatchObject({ rule: 'max_states' });
+  });
+
+  it('accepts a plain file name that picomatch only matches by its spelling', () => {
+    // picomatch's fast path compiles `$$a` to /\$$a/ (an anchor: nothing), and matches the file `$$a` by equality.
+    expect(checkGlob('$$a')).toBe('$$a');
+    expect(globMatches('$$a', '$$a')).toBe(true);
+    expect(globsOverlap('$$a', '*a')).toEqual({ overlap: true, witness: '$$a' });
   });
 
   it('refuses a value that is not a string', () => {

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import type { ValidationError } from '../../infra/index.js';
-import { type Automaton, buildAutomaton } from './automaton.js';
-import { ANY_SET } from './char-set.js';
+import { type Automaton, buildAutomaton, EVERYTHING, runAutomaton } from './automaton.js';
+import { type Ends, endsOf } from './ends.js';
 import { Lru } from './lru.js';
 import { normalizeGlob } from './normalize-glob.js';
 import { GLOB_LIMITS, GLOB_PICOMATCH_OPTIONS } from './options.js';
@@ -9,13 +9,18 @@ import { isRealPath } from './real-path.js';
 import { globRefusal } from './refuse.js';
 import { buildNfa, TooManyStatesError } from './regex-nfa.js';
 import { parseRegex, UnsupportedRegexError } from './regex-parse.js';
-import { SearchTooLargeError, shortestCommonPath } from './search.js';
+import { leastCommonPath, SearchTooLargeError } from './search.js';
 
 /** A claim pattern, validated and compiled once: its normal form and the automaton of its language. */
 export interface CompiledGlob extends Automaton {
   pattern: string;
-  /** The pattern is itself a real path; picomatch matches a path equal to the pattern whatever its syntax. */
-  selfIsPath: boolean;
+  /**
+   * picomatch matches a path spelled exactly like the pattern, whatever its syntax: true when that spelling is a
+   * real path the automaton does not accept (`{a,b}` accepts `a` and `b`, and the file named `{a,b}` besides).
+   */
+  literalOnly: boolean;
+  /** Character sets near both ends, for the quick disjointness test (see ends.ts). */
+  ends: Ends;
 }
 
 /** Why a pattern was refused, kept so that a refused pattern is not compiled again (the field varies by call). */
@@ -26,8 +31,8 @@ interface Refused {
 
 const cache = new Lru<string, CompiledGlob | Refused>(GLOB_LIMITS.cacheSize);
 
-/** Accepts every string: lets the overlap search tell whether one automaton matches any real path at all. */
-const EVERYTHING: Automaton = { initial: [0], accept: [true], edges: [[{ set: ANY_SET, to: 0 }]] };
+/** Characters that make a pattern a glob rather than a file name. */
+const GLOB_SYNTAX = /[*?[\]{}()!+@|]/;
 
 function compile(normalized: string): CompiledGlob | Refused {
   let source: string;
@@ -49,6 +54,7 @@ function compile(normalized: string): CompiledGlob | Refused {
       buildNfa(parseRegex(source), GLOB_LIMITS.maxNfaStates),
       GLOB_LIMITS.maxStates,
       GLOB_LIMITS.maxWork,
+      GLOB_LIMITS.maxEdges,
     );
   } catch (err) {
     if (err instanceof UnsupportedRegexError) {
@@ -62,10 +68,13 @@ function compile(normalized: string): CompiledGlob | Refused {
     }
     throw err;
   }
-  const compiled = { ...automaton, pattern: normalized, selfIsPath: isRealPath(normalized) };
+  const literalOnly = isRealPath(normalized) && !runAutomaton(automaton, normalized);
+  const ends = endsOf(automaton, literalOnly ? normalized : undefined);
+  const compiled = { ...automaton, pattern: normalized, literalOnly, ends };
   // Every normal form is spelled like a real path, which picomatch matches literally; a glob matching nothing else
-  // (such as `(?!a)a`) is surely a mistake.
-  if (!matchesSomePath(compiled)) {
+  // (such as `(?!a)a`) is surely a mistake. Without glob syntax it names that file (picomatch compiles `$$a` to an
+  // anchor that matches nothing, and matches the file `$$a` by its spelling).
+  if (GLOB_SYNTAX.test(normalized) && !matchesSomePath(compiled)) {
     return {
       rule: 'matches_nothing',
       reason: 'no path matches it, except one spelled exactly like the pattern',
@@ -74,11 +83,12 @@ function compile(normalized: string): CompiledGlob | Refused {
   return compiled;
 }
 
+/** Does the pattern match any real path? (Against an automaton of one state the search stays small.) */
 function matchesSomePath(compiled: CompiledGlob): boolean {
   try {
-    return shortestCommonPath(compiled, EVERYTHING, GLOB_LIMITS.maxStates * 4) !== undefined;
+    return leastCommonPath(compiled, EVERYTHING) !== undefined;
   } catch (err) {
-    // The search visits at most every (state, real-path state) pair: it cannot outgrow that bound.
+    // Too large to tell: not a reason to refuse a pattern that already passed the size bounds.
     if (err instanceof SearchTooLargeError) return true;
     throw err;
   }

@@ -19,8 +19,14 @@ export const GLOB_LIMITS = Object.freeze({
   maxNfaStates: 20_000,
   /** States of the lookahead-free automaton (`max_states`). */
   maxStates: 4_096,
+  /** Edges of that automaton (`max_states`): `*(a|b)` repeated makes every state reach every later one. */
+  maxEdges: 20_000,
   /** Steps spent building that automaton (`max_states`): bounds the time a hostile pattern can cost. */
   maxWork: 100_000,
+  /** Product states one overlap search may queue (`max_search`): a pair past it is refused, not guessed. */
+  maxSearchNodes: 1_000_000,
+  /** Edge pairs one overlap search may examine (`max_search`): bounds its time as maxSearchNodes bounds memory. */
+  maxSearchWork: 20_000_000,
   /** Compiled patterns kept in the LRU cache. */
   cacheSize: 20_000,
 });

@@ -6,7 +6,7 @@ export { UnsupportedRegexError };
 /**
  * The regular expressions picomatch emits, as a tree. We parse picomatch's own output (`makeRe`) rather than the
  * glob, so the automaton has picomatch's semantics by construction, quirks included. Anything outside this subset
- * (lookbehind, backreferences, word boundaries, named groups, quantified assertions) is refused, never guessed.
+ * (lookbehind, backreferences, word boundaries, named groups, nested lookaheads) is refused, never guessed.
  */
 export type RegexNode =
   | { t: 'set'; set: CharSet }
@@ -87,9 +87,8 @@ export function parseRegex(source: string): RegexNode {
     if (quant) {
       const cur = top().cur;
       const last = cur.pop();
-      if (!last || last.t === 'bol' || last.t === 'eol' || last.t === 'look') {
-        throw new UnsupportedRegexError('a quantifier on an assertion');
-      }
+      // A quantified assertion (`(?:$)*`, Annex B's `(?=a)?`) is a plain loop of its edges in the NFA.
+      if (!last) throw new UnsupportedRegexError('a quantifier with nothing to repeat');
       if (quant.min > MAX_REPEAT || (quant.max !== Infinity && quant.max > MAX_REPEAT)) {
         throw new UnsupportedRegexError(`a repetition count above ${MAX_REPEAT}`);
       }

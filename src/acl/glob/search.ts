@@ -1,7 +1,8 @@
 import type { Automaton } from './automaton.js';
-import { type CharSet, charSetOf, intersectSets, setHas, subtractSets } from './char-set.js';
+import { type CharSet, charSetOf, intersectSets, setHas } from './char-set.js';
+import { GLOB_LIMITS } from './options.js';
 import { DOT, REAL_ACCEPT, REAL_DEAD, REAL_START, realPathStep, SLASH } from './real-path.js';
-import { charRank, compareWitnesses, pickChar } from './witness-order.js';
+import { charRank, pickChar } from './witness-order.js';
 
 /** Thrown when a pair's product exceeds `maxNodes`; the caller turns it into a ValidationError. */
 export class SearchTooLargeError extends Error {}
@@ -16,142 +17,151 @@ interface Move {
   code: number;
   a: number;
   b: number;
-  r: number;
 }
 
-/** The moves out of product node (a, b, r), one per distinguishable character class, best character first. */
-function movesFrom(A: Automaton, B: Automaton, a: number, b: number, r: number): Move[] {
-  const moves: Move[] = [];
+/** Adds a move on `code` unless the real-path DFA refuses it there. */
+function pushMove(moves: Move[], r: number, code: number, a: number, b: number): void {
+  if (realPathStep(r, code) !== REAL_DEAD) moves.push({ code, a, b });
+}
+
+/** The moves out of the product nodes (a, b) at real-path state r, one per character class, best character. */
+function movesFrom(A: Automaton, B: Automaton, a: number, b: number, r: number, moves: Move[]): void {
   for (const ea of A.edges[a]!) {
     for (const eb of B.edges[b]!) {
+      // Most edges of claim patterns read one character: no set arithmetic needed then.
+      if (ea.set.length === 2 && ea.set[0] === ea.set[1]) {
+        if (setHas(eb.set, ea.set[0]!)) pushMove(moves, r, ea.set[0]!, ea.to, eb.to);
+        continue;
+      }
+      if (eb.set.length === 2 && eb.set[0] === eb.set[1]) {
+        if (setHas(ea.set, eb.set[0]!)) pushMove(moves, r, eb.set[0]!, ea.to, eb.to);
+        continue;
+      }
       const both = intersectSets(ea.set, eb.set);
       if (both.length === 0) continue;
-      for (const code of [SLASH, DOT]) {
-        if (!setHas(both, code)) continue;
-        const next = realPathStep(r, code);
-        if (next !== REAL_DEAD) moves.push({ code, a: ea.to, b: eb.to, r: next });
-      }
-      const other = subtractSets(both, SPECIAL);
-      if (other.length > 0) moves.push({ code: pickChar(other), a: ea.to, b: eb.to, r: REAL_ACCEPT });
+      if (setHas(both, SLASH)) pushMove(moves, r, SLASH, ea.to, eb.to);
+      if (setHas(both, DOT)) pushMove(moves, r, DOT, ea.to, eb.to);
+      const other = pickChar(both, SPECIAL);
+      if (other !== undefined) pushMove(moves, r, other, ea.to, eb.to);
     }
   }
-  return moves.sort((x, y) => charRank(x.code) - charRank(y.code));
 }
 
-const keyOf = (B: Automaton, a: number, b: number, r: number) => (a * B.accept.length + b) * 4 + r;
-const accepting = (A: Automaton, B: Automaton, a: number, b: number, r: number) =>
-  r === REAL_ACCEPT && A.accept[a]! && B.accept[b]!;
+/** Bounds on one search: product nodes queued, and edge pairs examined (the work of building moves). */
+export interface SearchLimits {
+  maxNodes: number;
+  maxWork: number;
+}
 
 /**
- * Breadth-first search of the product A x B x real paths, stopping at the first accepting node: the shortest
- * common real path, the most readable among the shortest. Nodes are taken in groups that share one path (the
- * automata are nondeterministic: one string reaches several nodes), groups in order of their path and each group's
- * moves in character order, so every node is first reached by its least path. Undefined when the languages are
- * disjoint, after exploring the whole reachable product (at most `maxNodes` nodes).
+ * Groups of product nodes that share one path, stored flat: a group's path is its parent's plus one character,
+ * rebuilt only for the witness (a string per group would cost memory in the path length, per group).
  */
-export function shortestCommonPath(A: Automaton, B: Automaton, maxNodes: number): string | undefined {
-  const nodes: Array<[number, number, number]> = [];
-  /** Group g holds nodes[groupStart[g]] up to nodes[groupStart[g + 1]] and is reached by its parent's path + code. */
-  const groupStart: number[] = [0];
-  const groupParent: number[] = [-1];
-  const groupCode: number[] = [-1];
-  const seen = new Set<number>();
-  const add = (a: number, b: number, r: number): void => {
-    const key = keyOf(B, a, b, r);
-    if (seen.has(key)) return;
-    if (nodes.length >= maxNodes) throw new SearchTooLargeError(`more than ${maxNodes} product states`);
-    seen.add(key);
-    nodes.push([a, b, r]);
-  };
-  for (const a of A.initial) for (const b of B.initial) add(a, b, REAL_START);
-  groupStart.push(nodes.length);
-  for (let g = 0; g + 1 < groupStart.length; g++) {
-    const members = nodes.slice(groupStart[g]!, groupStart[g + 1]!);
-    if (members.some(([a, b, r]) => accepting(A, B, a, b, r))) {
-      let path = '';
-      for (let h = g; groupCode[h]! >= 0; h = groupParent[h]!)
-        path = String.fromCharCode(groupCode[h]!) + path;
-      return path;
-    }
-    const moves = members.flatMap(([a, b, r]) => movesFrom(A, B, a, b, r));
-    moves.sort((x, y) => charRank(x.code) - charRank(y.code));
-    for (let i = 0; i < moves.length; ) {
-      const code = moves[i]!.code;
-      for (; i < moves.length && moves[i]!.code === code; i++) add(moves[i]!.a, moves[i]!.b, moves[i]!.r);
-      if (nodes.length > groupStart[groupStart.length - 1]!) {
-        groupStart.push(nodes.length);
-        groupParent.push(g);
-        groupCode.push(code);
-      }
-    }
-  }
-  return undefined;
-}
+class Groups {
+  readonly parent: number[] = [];
+  readonly code: number[] = [];
+  readonly r: number[] = [];
+  readonly nodes: number[][] = [];
 
-interface Entry {
-  path: string;
-  a: number;
-  b: number;
-  r: number;
-}
+  add(parent: number, code: number, r: number, nodes: number[]): number {
+    this.parent.push(parent);
+    this.code.push(code);
+    this.r.push(r);
+    this.nodes.push(nodes);
+    return this.parent.length - 1;
+  }
 
-/** A binary heap ordered by the witness order (fewest dot-led segments, then shortest, then preference). */
-class WitnessHeap {
-  private readonly items: Entry[] = [];
-  get size(): number {
-    return this.items.length;
+  path(g: number): string {
+    const codes: number[] = [];
+    for (let h = g; this.parent[h]! >= 0; h = this.parent[h]!) codes.push(this.code[h]!);
+    let out = '';
+    for (let i = codes.length - 1; i >= 0; i--) out += String.fromCharCode(codes[i]!);
+    return out;
   }
-  push(e: Entry): void {
-    const h = this.items;
-    h.push(e);
-    for (let i = h.length - 1; i > 0; ) {
-      const p = (i - 1) >> 1;
-      if (compareWitnesses(h[i]!.path, h[p]!.path) >= 0) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
+
+  /** Preference order of two groups whose paths have one length: compare where their paths first differ. */
+  compare(x: number, y: number): number {
+    while (this.parent[x] !== this.parent[y]) {
+      x = this.parent[x]!;
+      y = this.parent[y]!;
     }
-  }
-  pop(): Entry {
-    const h = this.items;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && compareWitnesses(h[l]!.path, h[m]!.path) < 0) m = l;
-        if (r < h.length && compareWitnesses(h[r]!.path, h[m]!.path) < 0) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
-        i = m;
-      }
-    }
-    return top;
+    return x === y ? 0 : charRank(this.code[x]!) - charRank(this.code[y]!);
   }
 }
 
 /**
- * The least common real path in witness order (Dijkstra over the same product: the order is kept by appending a
- * character, so the first accepting node settled holds the least path). Run only once an overlap is known and its
- * shortest witness opens a segment with a dot, to find a more readable one when there is one.
+ * The least common real path of A and B in witness order (fewest segments opening with a dot, then shortest, then
+ * character preference), or undefined when their languages share no real path. A uniform-cost search over the
+ * product A x B x real-path DFA: buckets by (dot-led segments, length) taken in order, inside a bucket groups of
+ * nodes reached by one path in preference order, each node settled by the first group that holds it (appending a
+ * character keeps the order, so that group's path is the node's least). The first group holding an accepting node
+ * gives the witness; with none, the whole reachable product has been explored. Past either limit, throws
+ * SearchTooLargeError.
  */
-export function readableCommonPath(A: Automaton, B: Automaton, maxNodes: number): string | undefined {
-  const heap = new WitnessHeap();
+export function leastCommonPath(
+  A: Automaton,
+  B: Automaton,
+  limits: SearchLimits = { maxNodes: GLOB_LIMITS.maxSearchNodes, maxWork: GLOB_LIMITS.maxSearchWork },
+): string | undefined {
+  const width = B.accept.length;
   const settled = new Set<number>();
-  for (const a of A.initial) for (const b of B.initial) heap.push({ path: '', a, b, r: REAL_START });
-  let pushed = heap.size;
-  while (heap.size > 0) {
-    const { path, a, b, r } = heap.pop();
-    const key = keyOf(B, a, b, r);
-    if (settled.has(key)) continue;
-    settled.add(key);
-    if (accepting(A, B, a, b, r)) return path;
-    for (const m of movesFrom(A, B, a, b, r)) {
-      if (settled.has(keyOf(B, m.a, m.b, m.r))) continue;
-      if (++pushed > maxNodes) throw new SearchTooLargeError(`more than ${maxNodes} product states`);
-      heap.push({ path: path + String.fromCharCode(m.code), a: m.a, b: m.b, r: m.r });
+  const groups = new Groups();
+  /** buckets[dots][length]: the ids of the groups waiting there. */
+  const buckets: number[][][] = [[[]]];
+  const start: number[] = [];
+  for (const a of A.initial) for (const b of B.initial) start.push(a * width + b);
+  buckets[0]![0]!.push(groups.add(-1, -1, REAL_START, start));
+  let queued = start.length;
+  let work = 0;
+  const moves: Move[] = [];
+  for (let dots = 0; dots < buckets.length; dots++) {
+    const byLength = buckets[dots]!;
+    for (let length = 0; length < byLength.length; length++) {
+      const bucket = byLength[length];
+      if (!bucket || bucket.length === 0) continue;
+      bucket.sort((x, y) => groups.compare(x, y));
+      for (const g of bucket) {
+        const r = groups.r[g]!;
+        const live: number[] = [];
+        for (const n of groups.nodes[g]!) {
+          if (settled.has(n * 4 + r)) continue;
+          settled.add(n * 4 + r);
+          live.push(n);
+        }
+        groups.nodes[g] = [];
+        if (live.length === 0) continue;
+        if (r === REAL_ACCEPT && live.some((n) => A.accept[Math.floor(n / width)]! && B.accept[n % width]!)) {
+          return groups.path(g);
+        }
+        moves.length = 0;
+        for (const n of live) {
+          const a = Math.floor(n / width);
+          const b = n % width;
+          work += A.edges[a]!.length * B.edges[b]!.length;
+          if (work > limits.maxWork) throw new SearchTooLargeError(`more than ${limits.maxWork} steps`);
+          movesFrom(A, B, a, b, r, moves);
+        }
+        moves.sort((x, y) => charRank(x.code) - charRank(y.code));
+        for (let i = 0; i < moves.length; ) {
+          const code = moves[i]!.code;
+          const next = realPathStep(r, code);
+          const nodes: number[] = [];
+          for (; i < moves.length && moves[i]!.code === code; i++) {
+            const n = moves[i]!.a * width + moves[i]!.b;
+            if (!settled.has(n * 4 + next)) nodes.push(n);
+          }
+          if (nodes.length === 0) continue;
+          queued += nodes.length;
+          if (queued > limits.maxNodes)
+            throw new SearchTooLargeError(`more than ${limits.maxNodes} product states`);
+          const d = dots + (r === REAL_START && code === DOT ? 1 : 0);
+          if (buckets[d] === undefined) buckets[d] = [];
+          const level = buckets[d]!;
+          if (level[length + 1] === undefined) level[length + 1] = [];
+          level[length + 1]!.push(groups.add(g, code, next, nodes));
+        }
+      }
+      byLength[length] = [];
     }
   }
   return undefined;

@@ -70,36 +70,75 @@ function normalizePos(pos: number[][]): number[][] {
   return kept.sort((x, y) => (x.join('.') < y.join('.') ? -1 : 1));
 }
 
-/** The live threads reachable from `seeds` without reading a character (not at the end of input). */
+/** The closure of a lookahead body from its start: the same at every visit, so computed once per NFA. */
+const lookStarts = new WeakMap<Nfa, Map<number, Closure>>();
+function lookStart(nfa: Nfa, body: number, atStart: boolean): Closure {
+  let byBody = lookStarts.get(nfa);
+  if (byBody === undefined) {
+    byBody = new Map();
+    lookStarts.set(nfa, byBody);
+  }
+  const key = body * 2 + (atStart ? 1 : 0);
+  let got = byBody.get(key);
+  if (got === undefined) {
+    got = bodyClosure(nfa, [body], atStart, false);
+    byBody.set(key, got);
+  }
+  return got;
+}
+
+/**
+ * The live threads reachable from `seeds` without reading a character (not at the end of input). Obligations only
+ * change at lookahead edges, so they are interned to small ids and a visit is keyed by (obligations, state).
+ */
 export function closeThreads(nfa: Nfa, seeds: Thread[], atStart: boolean): Thread[] {
-  const seen = new Set<string>();
-  const stack = [...seeds];
+  const ids = new Map<string, number>();
+  const obligations: Array<Pick<Thread, 'pos' | 'neg'>> = [];
+  const intern = (pos: number[][], neg: number[]): number => {
+    const key = `${pos.map((set) => set.join('.')).join(';')}|${neg.join('.')}`;
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = obligations.length;
+      ids.set(key, id);
+      obligations.push({ pos, neg });
+    }
+    return id;
+  };
+  const width = nfa.out.length;
+  const seen = new Set<number>();
+  const stack: number[] = [];
+  for (const t of seeds) stack.push(intern(t.pos, t.neg) * width + t.q);
   const out: Thread[] = [];
   while (stack.length > 0) {
-    const t = stack.pop()!;
-    const key = threadKey(t);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    let live = t.q === nfa.final;
-    for (const e of nfa.out[t.q]!) {
-      if (e.k === 'eps' || (e.k === 'bol' && atStart)) stack.push({ ...t, q: e.to });
+    const visit = stack.pop()!;
+    if (seen.has(visit)) continue;
+    seen.add(visit);
+    const q = visit % width;
+    const ob = (visit - q) / width;
+    const { pos, neg } = obligations[ob]!;
+    let live = q === nfa.final;
+    for (const e of nfa.out[q]!) {
+      if (e.k === 'eps' || (e.k === 'bol' && atStart)) stack.push(ob * width + e.to);
       else if (e.k === 'char' || e.k === 'eol') live = true;
       else if (e.k === 'look') {
-        const body = bodyClosure(nfa, [e.body], atStart, false);
+        const body = lookStart(nfa, e.body, atStart);
         if (e.neg) {
-          if (!body.final) stack.push({ q: e.to, pos: t.pos, neg: unionSorted(t.neg, body.core) });
-        } else if (body.final) stack.push({ ...t, q: e.to });
+          if (!body.final) stack.push(intern(pos, unionSorted(neg, body.core)) * width + e.to);
+        } else if (body.final) stack.push(ob * width + e.to);
         else if (body.core.length > 0)
-          stack.push({ q: e.to, pos: normalizePos([...t.pos, body.core]), neg: t.neg });
+          stack.push(intern(normalizePos([...pos, body.core]), neg) * width + e.to);
       }
     }
-    if (live) out.push(t);
+    if (live) out.push({ q, pos, neg });
   }
   return out;
 }
 
-/** The threads after reading the character `code` (an empty list when the thread dies). */
-export function stepThread(nfa: Nfa, t: Thread, code: number): Thread[] {
+/**
+ * The threads after reading the character `code` (an empty list when the thread dies). `memo` caches closures by
+ * seed across the steps of one build: many steps land on the same seed.
+ */
+export function stepThread(nfa: Nfa, t: Thread, code: number, memo: Map<string, Thread[]>): Thread[] {
   const targets = stepStates(nfa, [t.q], code);
   if (targets.length === 0) return [];
   const pos: number[][] = [];
@@ -112,11 +151,18 @@ export function stepThread(nfa: Nfa, t: Thread, code: number): Thread[] {
   const negBody = bodyClosure(nfa, stepStates(nfa, t.neg, code), false, false);
   if (negBody.final) return [];
   const base = { pos: normalizePos(pos), neg: negBody.core };
-  return closeThreads(
-    nfa,
-    targets.map((q) => ({ q, ...base })),
-    false,
-  );
+  const out: Thread[] = [];
+  for (const q of targets) {
+    const seed = { q, ...base };
+    const key = threadKey(seed);
+    let closed = memo.get(key);
+    if (closed === undefined) {
+      closed = closeThreads(nfa, [seed], false);
+      memo.set(key, closed);
+    }
+    out.push(...closed);
+  }
+  return out;
 }
 
 /** Does the thread accept if the input ends here (past its first character)? */

@@ -7,29 +7,52 @@ import { setHas } from './char-set.js';
  * conflict reads "both match `src/a.ts`" rather than "both match `src/.ts`" or "both match `src/\u0001.ts`".
  */
 const PREFERRED = 'axbcdefghijklmnopqrstuvwyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-';
-const RANK = new Map([...PREFERRED].map((c, i) => [c.charCodeAt(0), i]));
+const PREFERRED_CODES = [...PREFERRED].map((c) => c.charCodeAt(0));
+
+/** Rank of every UTF-16 code unit: preferred characters first, printable ASCII next, then the rest of the BMP,
+ * control characters and lone surrogates last. A table, because the search ranks every move it makes. */
+const RANKS = (() => {
+  const ranks = new Int32Array(0x10000);
+  for (let code = 0; code < 0x10000; code++) {
+    if (code >= 0x20 && code < 0x7f) ranks[code] = 100 + code;
+    else if (code >= 0x80 && (code < 0xd800 || code > 0xdfff)) ranks[code] = 1000 + code;
+    else ranks[code] = 100_000 + code;
+  }
+  PREFERRED_CODES.forEach((code, i) => {
+    ranks[code] = i;
+  });
+  return ranks;
+})();
 
 export function charRank(code: number): number {
-  const r = RANK.get(code);
-  if (r !== undefined) return r;
-  // Printable ASCII next, then the rest of the BMP, control characters and lone surrogates last.
-  if (code >= 0x20 && code < 0x7f) return 100 + code;
-  if (code >= 0x80 && (code < 0xd800 || code > 0xdfff)) return 1000 + code;
-  return 100_000 + code;
+  return RANKS[code]!;
 }
 
-/** The most readable character of a non-empty set. */
-export function pickChar(set: CharSet): number {
-  for (const [code] of RANK) if (setHas(set, code)) return code;
-  let best = set[0]!;
+/** Sets of at most this many characters are scanned character by character. */
+const SCAN = 16;
+
+/** The most readable character of `set` outside `exclude`, or undefined when there is none. */
+export function pickChar(set: CharSet, exclude: CharSet = []): number | undefined {
+  let size = 0;
+  for (let i = 0; i < set.length && size <= SCAN; i += 2) size += set[i + 1]! - set[i]! + 1;
+  let best: number | undefined;
+  const consider = (c: number) => {
+    if (!setHas(exclude, c) && (best === undefined || RANKS[c]! < RANKS[best]!)) best = c;
+  };
+  if (size <= SCAN) {
+    for (let i = 0; i < set.length; i += 2) for (let c = set[i]!; c <= set[i + 1]!; c++) consider(c);
+    return best;
+  }
+  // Preferred characters outrank all others (and are never excluded): the first one in the set is the best.
+  for (const code of PREFERRED_CODES) if (setHas(set, code)) return code;
+  // Otherwise a range's best character is its first printable one, or its first past the surrogates; a few
+  // more after each in case the first ones are excluded.
   for (let i = 0; i < set.length; i += 2) {
     const lo = set[i]!;
     const hi = set[i + 1]!;
-    // The lowest-ranked character of a range is its first printable one, or its first one past the surrogates.
-    const candidates = [lo, Math.max(lo, 0x20), Math.max(lo, 0x80), Math.max(lo, 0xe000)].filter(
-      (c) => c <= hi,
-    );
-    for (const c of candidates) if (charRank(c) < charRank(best)) best = c;
+    for (const from of [lo, 0x20, 0x80, 0xe000]) {
+      for (let c = Math.max(lo, from); c <= Math.min(hi, Math.max(lo, from) + 3); c++) consider(c);
+    }
   }
   return best;
 }
