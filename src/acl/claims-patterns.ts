@@ -1,7 +1,7 @@
 import { type CatalogComponent, didYouMean, suggestionText } from '../catalog/index.js';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { CLAIM_LIMITS } from './claims-schema.js';
-import { checkGlob, globMatches } from './glob/index.js';
+import { checkGlob, globMatches, literalGlob } from './glob/index.js';
 import type { RepoTarget } from './repository-ref.js';
 
 /** What a claim is about, as given: a component of the repository, patterns, or both. */
@@ -17,28 +17,23 @@ export interface ResolvedScope {
 }
 
 /**
- * Characters that are glob syntax in picomatch, each spelled as a one-character class so that a component path
- * is matched literally (`a(b)` -> `a[(]b[)]`).
- */
-const GLOB_SPECIAL = /[*?[\]{}()|]/g;
-
-/**
  * The glob that matches exactly `path` (a repository-relative folder) and everything under it: `<path>/**`, or
- * `**` for the repository root (`.`). A path that cannot be spelled literally is refused naming it.
+ * `**` for the repository root (`.`). The path is spelled literally by the glob engine (`a(b)` -> `a[(]b[)]`); a
+ * path no pattern can spell is refused naming it.
  */
 export function folderGlob(path: string, field = 'component'): string {
   if (path === '.' || path === '') return '**';
-  const literal = path.replace(GLOB_SPECIAL, (c) => `[${c}]`);
-  const glob = `${literal}/**`;
-  let ok = false;
+  let glob: string | undefined;
   try {
-    ok = checkGlob(glob, field) === glob && globMatches(glob, path) && globMatches(glob, `${path}/x`);
+    glob = `${literalGlob(path, field)}/**`;
+    if (checkGlob(glob, field) !== glob || !globMatches(glob, path) || !globMatches(glob, `${path}/x`))
+      glob = undefined;
   } catch {
-    ok = false;
+    glob = undefined;
   }
-  if (!ok)
+  if (glob === undefined)
     throw new ValidationError(
-      `${field}: the path '${path}' cannot be claimed as a literal folder (it starts with '!' or '..', or holds characters a claim pattern cannot spell); pass --pattern instead`,
+      `${field}: the path '${path}' cannot be claimed as a literal folder (it climbs out with '..', or no claim pattern spells it); pass --pattern instead`,
       { field, value: path, rule: 'literal_component_path' },
     );
   return glob;

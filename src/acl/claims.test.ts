@@ -7,8 +7,9 @@ import { readManifestFile } from '../model/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { declareClaim } from './claims-declare.js';
 import { checkClaims, heartbeatClaims, listClaims, releaseClaims } from './claims-lifecycle.js';
-import { resolveClaimScope } from './claims-patterns.js';
+import { folderGlob, resolveClaimScope } from './claims-patterns.js';
 import { claimsDocument } from './claims-records.js';
+import { globMatches } from './glob/index.js';
 import { resolveRepository } from './repository-ref.js';
 
 const ws = buildWorkspace({
@@ -80,6 +81,15 @@ describe('the scope of a claim (the spec rules)', () => {
     expect(resolveClaimScope(components, identity, { component: 'odd' }).patterns).toEqual([
       'lib/a[(]b[)]/**',
     ]);
+  });
+
+  it('spells any folder literally, or refuses it by name', () => {
+    for (const path of ['lib/$$a', '!x/y', 'a"b', 'x^y/{z}', 'a b/c+d']) {
+      const glob = folderGlob(path);
+      expect(globMatches(glob, `${path}/file`), `${path} -> ${glob}`).toBe(true);
+      expect(globMatches(glob, `${path}x/file`), `${path} -> ${glob}`).toBe(false);
+    }
+    expect(() => folderGlob('../up')).toThrow(ValidationError);
   });
 
   it('stores explicit patterns as given with a component (never rewritten against its path)', () => {
