@@ -48,6 +48,9 @@ const SAMPLES: Record<string, string> = {
   project: 'platform',
   repo: 'identity',
   since: '2000-01-01T00:00:00Z',
+  repository: 'platform/identity',
+  agent_id: 'agent-a',
+  pattern: 'services/**',
 };
 
 const kindOf = (field: z.ZodType): string => {

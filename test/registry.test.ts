@@ -105,6 +105,20 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
     http: 'POST /v3/ops/approvals/{id}/resolve',
   },
   'context.events': { cli: 'context events', mcp: 'hub_events', http: 'GET /v3/ops/events' },
+  'claim.declare': { cli: 'claim declare', mcp: 'hub_claim_declare', http: 'POST /v3/ops/claims' },
+  'claim.check': { cli: 'claim check', mcp: 'hub_claim_check', http: 'GET /v3/ops/claims/check' },
+  'semantic.declare': { cli: 'semantic declare', mcp: 'hub_semantic_declare' },
+  'semantic.query': { cli: 'semantic query', mcp: 'hub_semantic_query' },
+  'semantic.owners': { cli: 'semantic owners', mcp: 'hub_semantic_owners' },
+  'semantic.conflicts': { cli: 'semantic conflicts', mcp: 'hub_semantic_conflicts' },
+  'semantic.ingest': { cli: 'semantic ingest', mcp: 'hub_semantic_ingest' },
+  'semantic.seed': { cli: 'semantic seed' },
+  'branch.allocate': { cli: 'branch allocate' },
+  'lease.acquire': { cli: 'lease acquire' },
+  'worktree.create': { cli: 'worktree create' },
+  'worktree.adopt': { cli: 'worktree adopt' },
+  'worktree.gc': { cli: 'worktree gc' },
+  'worktree.destroy': { cli: 'worktree destroy' },
 };
 
 describe('operation registry', () => {

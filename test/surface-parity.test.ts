@@ -480,3 +480,210 @@ describe('branches, leases and agents alike on every surface', () => {
     expect(listed.branches).toHaveLength(6);
   });
 });
+
+describe('claims and concepts on every surface', () => {
+  const manifest = () => join(root, '.hub.yml');
+  const cliJson = (args: string[]) => {
+    const r = runHub(['-c', manifest(), ...args, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    return r.json();
+  };
+  /** Claim ids (cl-…) and ISO times differ between runs; task ids name the surface. */
+  const claimIds = (v: unknown) => [...new Set(JSON.stringify(v).match(/cl-[0-9a-f]{12}/g) ?? [])];
+  const same = (a: unknown, b: unknown, tasks: string[]) => {
+    const norm = (v: unknown) => {
+      let text = JSON.stringify(stable(v, claimIds(v)));
+      for (const t of tasks) text = text.split(t).join('<task>');
+      return JSON.parse(text);
+    };
+    expect(norm(a)).toEqual(norm(b));
+  };
+
+  it('declares, checks, lists, renews and releases claims alike', async () => {
+    const base = { repository: 'platform/identity', agent_id: 'par-agent', component: 'sdk', ttl: '1h' };
+    const declared = {
+      cli: cliJson([
+        'claim',
+        'declare',
+        '--repository',
+        'platform/identity',
+        '--agent-id',
+        'par-agent',
+        '--component',
+        'sdk',
+        '--ttl',
+        '1h',
+        '--task-id',
+        'par-cli',
+      ]),
+      mcp: await callJson(mcp, 'hub_claim_declare', { ...base, task_id: 'par-mcp' }),
+      http: (await call(server.base, 'POST', '/v3/ops/claims', { body: { ...base, task_id: 'par-http' } }))
+        .json,
+    };
+    const tasks = ['par-cli', 'par-mcp', 'par-http'];
+    expect(declared.cli).toMatchObject({ created: true, claim: { patterns: ['packages/sdk/**'] } });
+    same(declared.mcp, declared.cli, tasks);
+    same(declared.http, declared.cli, tasks);
+
+    const checkArgs = { repository: 'platform/identity', patterns: ['packages/**'], agent_id: 'par-other' };
+    const check = {
+      cli: cliJson([
+        'claim',
+        'check',
+        '--repository',
+        'platform/identity',
+        '--pattern',
+        'packages/**',
+        '--agent-id',
+        'par-other',
+      ]),
+      mcp: await callJson(mcp, 'hub_claim_check', checkArgs),
+      http: (
+        await call(
+          server.base,
+          'GET',
+          '/v3/ops/claims/check?repository=platform/identity&patterns=packages/**&agent_id=par-other',
+        )
+      ).json,
+    };
+    expect(check.cli.conflicts).toHaveLength(3);
+    expect(check.mcp).toEqual(check.cli);
+    expect(check.http).toEqual(check.cli);
+
+    const list = {
+      cli: cliJson(['claim', 'list', '--agent-id', 'par-agent']),
+      mcp: await callJson(mcp, 'hub_claim_list', { agent_id: 'par-agent' }),
+      http: (await call(server.base, 'GET', '/v3/ops/claims?agent_id=par-agent')).json,
+    };
+    expect(list.cli.claims).toHaveLength(3);
+    expect(list.mcp).toEqual(list.cli);
+    expect(list.http).toEqual(list.cli);
+
+    const ids = Object.fromEntries(
+      Object.entries(declared).map(([k, v]) => [k, (v as { claim: { claim_id: string } }).claim.claim_id]),
+    );
+    const beat = {
+      cli: cliJson(['claim', 'heartbeat', '--agent-id', 'par-agent', '--claim-id', ids.cli!]),
+      mcp: await callJson(mcp, 'hub_claim_heartbeat', { agent_id: 'par-agent', claim_id: ids.mcp }),
+      http: (
+        await call(server.base, 'POST', '/v3/ops/claims/heartbeat', {
+          body: { agent_id: 'par-agent', claim_id: ids.http },
+        })
+      ).json,
+    };
+    expect(beat.cli.renewed).toHaveLength(1);
+    same(beat.mcp, beat.cli, tasks);
+    same(beat.http, beat.cli, tasks);
+
+    const released = {
+      cli: cliJson(['claim', 'release', '--agent-id', 'par-agent', '--claim-id', ids.cli!]),
+      mcp: await callJson(mcp, 'hub_claim_release', { agent_id: 'par-agent', claim_id: ids.mcp }),
+      http: (
+        await call(server.base, 'POST', '/v3/ops/claims/release', {
+          body: { agent_id: 'par-agent', claim_id: ids.http },
+        })
+      ).json,
+    };
+    expect(released.cli.released).toHaveLength(1);
+    same(released.mcp, released.cli, tasks);
+    same(released.http, released.cli, tasks);
+  });
+
+  it('gives the same refusal for an overlapping claim on every surface', async () => {
+    const holder = cliJson([
+      'claim',
+      'declare',
+      '--repository',
+      'platform/gateway',
+      '--agent-id',
+      'par-h',
+      '--pattern',
+      'helm/**',
+    ]);
+    const input = {
+      repository: 'platform/gateway',
+      agent_id: 'par-x',
+      patterns: ['helm/gateway/values.yaml'],
+    };
+    const cli = runHub([
+      '-c',
+      manifest(),
+      'claim',
+      'declare',
+      '--repository',
+      'platform/gateway',
+      '--agent-id',
+      'par-x',
+      '--pattern',
+      'helm/gateway/values.yaml',
+      '--json',
+    ]);
+    expect(cli.code).toBe(1);
+    const http = await call(server.base, 'POST', '/v3/ops/claims', { body: input });
+    expect(http.status).toBe(409);
+    expect(http.json).toEqual(cli.json());
+    await expect(mcp.callTool({ name: 'hub_claim_declare', arguments: input })).rejects.toMatchObject({
+      code: -32000,
+      data: cli.json().error,
+    });
+    expect(cli.json().error.details.conflicts[0]).toMatchObject({
+      claim_id: holder.claim.claim_id,
+      witness: 'helm/gateway/values.yaml',
+    });
+  });
+
+  it('declares and reads concepts alike, and returns the same errors as data', async () => {
+    const bad = { concept: 'x', repository: 'platform/nope', patterns: [] };
+    const badCli = runHub([
+      '-c',
+      manifest(),
+      'semantic',
+      'declare',
+      '--concept',
+      'x',
+      '--repository',
+      'platform/nope',
+      '--json',
+    ]);
+    expect(badCli.code).toBe(1);
+    expect(await callJson(mcp, 'hub_semantic_declare', bad)).toEqual(badCli.json());
+    expect((await call(server.base, 'POST', '/v3/ops/semantic/concepts', { body: bad })).json).toEqual(
+      badCli.json(),
+    );
+    cliJson([
+      'semantic',
+      'declare',
+      '--concept',
+      'Charts',
+      '--repository',
+      'platform/gateway',
+      '--pattern',
+      'helm/**',
+    ]);
+    const reads: Array<[string[], string, Record<string, unknown>, string]> = [
+      [
+        ['semantic', 'query', '--concept', 'charts'],
+        'hub_semantic_query',
+        { concept: 'charts' },
+        '/v3/ops/semantic/concepts?concept=charts',
+      ],
+      [
+        ['semantic', 'owners', '--repository', 'platform/gateway', '--path', 'helm/gateway/Chart.yaml'],
+        'hub_semantic_owners',
+        { repository: 'platform/gateway', path: 'helm/gateway/Chart.yaml' },
+        '/v3/ops/semantic/owners?repository=platform/gateway&path=helm/gateway/Chart.yaml',
+      ],
+      [
+        ['semantic', 'conflicts', '--repository', 'platform/gateway'],
+        'hub_semantic_conflicts',
+        { repository: 'platform/gateway' },
+        '/v3/ops/semantic/conflicts?repository=platform/gateway',
+      ],
+    ];
+    for (const [args, tool, toolArgs, path] of reads) {
+      const viaCli = cliJson(args);
+      expect(await callJson(mcp, tool, toolArgs), tool).toEqual(viaCli);
+      expect((await call(server.base, 'GET', path)).json, path).toEqual(viaCli);
+    }
+  });
+});

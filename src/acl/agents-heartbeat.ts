@@ -1,4 +1,5 @@
 import { type AgentRecord, touchAgent } from './agents.js';
+import { heartbeatClaims } from './claims-lifecycle.js';
 import { renewAgentLeases } from './leases.js';
 import type { AclDeps } from './records.js';
 
@@ -7,10 +8,13 @@ export type HoldingRenewer = (deps: AclDeps, agentId: string) => Promise<Array<R
 
 /**
  * What an agent heartbeat renews besides the agent itself, by collection. Leases renew here; a room whose records
- * should live as long as their agent does (claims) adds its renewer to this list.
+ * should live as long as their agent does adds its renewer to this list. Claims renew here too, so an agent that
+ * only heartbeats keeps its paths; a dead agent's claims still lapse with their TTL.
  */
 export const HEARTBEAT_RENEWERS: Readonly<Record<string, HoldingRenewer>> = {
   leases: (deps, agentId) => renewAgentLeases(deps, agentId) as Promise<Array<Record<string, unknown>>>,
+  claims: (deps, agentId) =>
+    heartbeatClaims(deps, { agent_id: agentId }) as unknown as Promise<Array<Record<string, unknown>>>,
 };
 
 export interface HeartbeatResult {

@@ -54,7 +54,7 @@ export const agentRegistry = defineOp({
 export const agentHeartbeatOp = defineOp({
   id: 'agent.heartbeat',
   summary:
-    'Mark an agent live for its TTL and renew every live lease it holds (aos heartbeat-style liveness).',
+    'Mark an agent live for its TTL and renew every live lease and claim it holds (aos heartbeat-style liveness).',
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     ttl: aclFields.ttl,

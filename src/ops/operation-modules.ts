@@ -88,6 +88,25 @@ export const OPERATION_MODULES = {
   },
   'repo-resolve': async (): Promise<AnyOperation[]> => [(await import('./repo-resolve-op.js')).repoResolve],
   'repo-open': async (): Promise<AnyOperation[]> => [(await import('./open-op.js')).repoOpen],
+  claim: async (): Promise<AnyOperation[]> => {
+    const m = await import('./claim-ops.js');
+    return [m.claimDeclare, m.claimCheck, m.claimList, m.claimRelease, m.claimHeartbeat];
+  },
+  'claim-guard': async (): Promise<AnyOperation[]> => {
+    const m = await import('./claim-guard-ops.js');
+    return [m.claimGuardInstall, m.claimGuardUninstall, m.claimGuardCheck];
+  },
+  semantic: async (): Promise<AnyOperation[]> => {
+    const m = await import('./semantic-ops.js');
+    return [
+      m.semanticDeclare,
+      m.semanticQuery,
+      m.semanticOwners,
+      m.semanticConflicts,
+      m.semanticIngest,
+      m.semanticSeed,
+    ];
+  },
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];

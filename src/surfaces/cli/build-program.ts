@@ -24,6 +24,11 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'Git worktrees per agent and task: create, list, adopt, destroy, gc (dirty work kept unless --force).',
   repo: 'Managed repositories: resolve a reference, open in the editor.',
   import: 'Import other manifest formats.',
+  claim: 'Advisory file claims: declare, check (conflicts with a witness path), list, release, heartbeat.',
+  'claim guard':
+    'A git pre-commit hook that warns about (or stops) commits touching paths other agents claim.',
+  semantic:
+    'Concepts: which paths of a repository implement what (declare, query, owners, conflicts, ingest, seed).',
 };
 
 export interface LeafAction {
