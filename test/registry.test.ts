@@ -119,6 +119,8 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'worktree.adopt': { cli: 'worktree adopt' },
   'worktree.gc': { cli: 'worktree gc' },
   'worktree.destroy': { cli: 'worktree destroy' },
+  'aos.recover': { cli: 'aos recover', mcp: 'hub_aos_recover' },
+  'aos.heartbeat': { cli: 'aos heartbeat', mcp: 'hub_aos_heartbeat' },
 };
 
 describe('operation registry', () => {

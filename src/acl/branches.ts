@@ -160,6 +160,8 @@ export interface ReleaseRequest {
   name?: string;
   force?: boolean;
   reason?: string;
+  /** Recovery for a dead agent: released by `hub`, and the dead agent is not marked seen. */
+  byHub?: boolean;
 }
 
 export interface ReleaseResult {
@@ -183,6 +185,7 @@ export async function releaseAllocation(deps: AclDeps, req: ReleaseRequest): Pro
       },
     );
   const now = deps.now().toISOString();
+  const releaser = req.byHub ? 'hub' : req.agent_id;
   const result = await updateAcl(
     deps,
     aclDocument(ACL.branches, req.repository.key),
@@ -203,7 +206,7 @@ export async function releaseAllocation(deps: AclDeps, req: ReleaseRequest): Pro
         });
       }
       if (found.status !== 'active') return { allocation: found, released: false };
-      if (found.agent_id !== req.agent_id && !req.force)
+      if (found.agent_id !== releaser && !req.force && !req.byHub)
         throw new RefusedError(
           `agent_id: '${found.name}' is allocated to agent '${found.agent_id}', not '${req.agent_id}'; only its agent releases it (or --force)`,
           {
@@ -217,13 +220,13 @@ export async function releaseAllocation(deps: AclDeps, req: ReleaseRequest): Pro
       found.status = 'released';
       found.updated_at = now;
       found.released_at = now;
-      found.released_by = req.agent_id;
+      found.released_by = releaser;
       if (req.reason) found.release_reason = req.reason;
       doc.allocations = pruneEnded(doc.allocations, MAX_ENDED_ALLOCATIONS);
       return { allocation: { ...found }, released: true };
     },
   );
-  await touchAgent(deps, req.agent_id);
+  if (!req.byHub) await touchAgent(deps, req.agent_id);
   if (result.released) {
     const a = result.allocation;
     await recordAclEvent(deps, 'BranchReleased', req.repository.id, {
@@ -231,8 +234,8 @@ export async function releaseAllocation(deps: AclDeps, req: ReleaseRequest): Pro
       name: a.name,
       agent_id: a.agent_id,
       task_id: a.task_id,
-      released_by: req.agent_id,
-      forced: a.agent_id !== req.agent_id,
+      released_by: releaser,
+      forced: a.agent_id !== releaser,
       ...(req.reason ? { reason: req.reason } : {}),
     });
   }

@@ -77,6 +77,8 @@ export {
   conceptOwners,
   declareConcept,
   queryConcepts,
+  readAllOwnerships,
+  readConcepts,
 } from './concepts.js';
 export { CODEOWNERS_PATHS, codeownersPatterns, parseCodeOwners } from './concepts-codeowners.js';
 export { conceptConflicts, conceptHints, recordConceptConflicts } from './concepts-hints.js';
@@ -142,10 +144,11 @@ export {
   type WorktreeConfig,
   type WorktreeView,
 } from './worktrees.js';
-export type { WorktreeState } from './worktrees-git.js';
+export { locateWorktree, type WorktreeState } from './worktrees-git.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type HookReport, type PostCreate } from './worktrees-hooks.js';
 export type { WorktreeLayout } from './worktrees-layout.js';
 export {
+  readWorktreeRecords,
   type WorktreeDeps,
   type WorktreeRecord,
   WorktreeRecordSchema,
@@ -155,6 +158,7 @@ export {
   type GcResult,
   gcWorktrees,
   type RepoOf,
+  removeOne as removeWorktree,
   type WorktreeOutcome,
 } from './worktrees-remove.js';
 export type { Blocker, BlockerReason } from './worktrees-safety.js';

@@ -289,9 +289,11 @@ export interface ReleaseLeaseResult {
 /** Releases a lease: its holder, or anyone with `force`. An ended lease is returned unchanged. Records LeaseReleased. */
 export async function releaseLease(
   deps: AclDeps,
-  ref: LeaseRef & { force?: boolean },
+  ref: LeaseRef & { force?: boolean; byHub?: boolean },
 ): Promise<ReleaseLeaseResult> {
   checkAgentId(ref.agent_id);
+  // Recovery releases for a dead holder: recorded as released by `hub`, and the dead agent is not marked seen.
+  const releaser = ref.byHub ? 'hub' : ref.agent_id;
   const now = deps.now();
   const at = now.toISOString();
   let lapsed: Lease[] = [];
@@ -303,7 +305,7 @@ export async function releaseLease(
       lapsed = expireLapsed(doc, now);
       const found = findLease(doc, ref);
       if (found.status !== 'active') return { lease: { ...found }, released: false };
-      if (found.agent_id !== ref.agent_id && !ref.force)
+      if (found.agent_id !== releaser && !ref.force && !ref.byHub)
         throw new RefusedError(
           `agent_id: lease '${found.lease_id}' is held by agent '${found.agent_id}', not '${ref.agent_id}'; only its holder releases it (or --force)`,
           { field: 'agent_id', value: ref.agent_id, rule: 'holder_or_force', holder: holderOf(found) },
@@ -312,14 +314,14 @@ export async function releaseLease(
       Object.assign(found, {
         status: 'released',
         released_at: at,
-        released_by: ref.agent_id,
+        released_by: releaser,
         updated_at: at,
       });
       doc.leases = pruneEnded(doc.leases, MAX_ENDED_LEASES);
       return { lease: { ...found }, released: true };
     },
   );
-  await touchAgent(deps, ref.agent_id);
+  if (!ref.byHub) await touchAgent(deps, ref.agent_id);
   await recordExpired(deps, ref.repository.id, lapsed);
   if (result.released) {
     const l = result.lease;
@@ -328,8 +330,8 @@ export async function releaseLease(
       agent_id: l.agent_id,
       task_id: l.task_id,
       branch: l.branch,
-      released_by: ref.agent_id,
-      forced: l.agent_id !== ref.agent_id,
+      released_by: releaser,
+      forced: l.agent_id !== releaser,
     });
   }
   return result;

@@ -78,7 +78,7 @@ const outcomeOf = (
  * keep it unless `force`. Removal is `git worktree remove` run in the repository's own checkout, so git removes
  * only a worktree it knows of that repository; its refusal is reported, never worked around (no `rm -rf`).
  */
-async function removeOne(
+export async function removeOne(
   deps: WorktreeDeps,
   repoOf: RepoOf,
   rec: WorktreeRecord,

@@ -107,6 +107,10 @@ export const OPERATION_MODULES = {
       m.semanticSeed,
     ];
   },
+  aos: async (): Promise<AnyOperation[]> => {
+    const m = await import('./aos-ops.js');
+    return [m.aosStatusOp, m.aosDoctorOp, m.aosRecoverOp, m.aosHeartbeatOp];
+  },
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];

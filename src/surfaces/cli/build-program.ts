@@ -27,6 +27,7 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   claim: 'Advisory file claims: declare, check (conflicts with a witness path), list, release, heartbeat.',
   'claim guard':
     'A git pre-commit hook that warns about (or stops) commits touching paths other agents claim.',
+  aos: 'The agent operating view: status, doctor and recover over every subsystem, and heartbeats.',
   semantic:
     'Concepts: which paths of a repository implement what (declare, query, owners, conflicts, ingest, seed).',
 };

@@ -1,0 +1,18 @@
+export { aclSubsystem, deadHolders } from './acl-subsystem.js';
+export {
+  type AgentRecovery,
+  type Recoverer,
+  type RecoverOptions,
+  type RecoverResult,
+  recoverAgents,
+  type WorktreeRecovery,
+} from './recover.js';
+export { semanticSubsystem } from './semantic-subsystem.js';
+export { type AosDoctor, type AosStatus, aosDoctor, aosStatus } from './status.js';
+export {
+  type AosSubsystem,
+  FINDING_SEVERITIES,
+  type Finding,
+  FindingSchema,
+  type SubsystemView,
+} from './subsystem.js';

@@ -1,0 +1,166 @@
+import * as z from 'zod';
+import {
+  agentHeartbeat,
+  checkAgentId,
+  expiryOf,
+  type HeartbeatResult,
+  resolveRepository,
+} from '../acl/index.js';
+import {
+  type AosDoctor,
+  type AosStatus,
+  aosDoctor,
+  aosStatus,
+  type RecoverResult,
+  recoverAgents,
+} from '../aos/index.js';
+import { aclFields, repoDeps } from './acl-deps.js';
+import { aosRecoverers, aosSubsystems } from './aos-subsystems.js';
+import { applyWhereStored } from './apply-where-stored.js';
+import { table } from './format.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+import { worktreeDeps } from './worktree-ops.js';
+
+const showSummary = (summary: Record<string, unknown>) =>
+  Object.entries(summary)
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.length : String(v)}`)
+    .join(', ');
+
+export const aosStatusOp = defineOp({
+  id: 'aos.status',
+  summary:
+    'One view over every subsystem: agents, branches, leases, worktrees, claims, concepts (and what each holds).',
+  description:
+    'A subsystem that cannot be read is shown unavailable with its error; the others still answer.',
+  input: z.strictObject({}),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx): Promise<AosStatus> => aosStatus(aosSubsystems(ctx), ctx.now()),
+  cli: {
+    command: 'aos status',
+    human: (r) =>
+      table(
+        Object.entries(r.subsystems).map(([name, v]) => [
+          name,
+          v.available ? 'ok' : 'unavailable',
+          v.available ? showSummary(v.summary) : v.error,
+        ]),
+        ['SUBSYSTEM', 'STATE', 'SUMMARY'],
+      ),
+  },
+  mcp: { tool: 'hub_aos_status' },
+  http: [{ method: 'GET', route: '/v3/ops/aos/status', input: 'query' }],
+});
+
+export const aosDoctorOp = defineOp({
+  id: 'aos.doctor',
+  summary:
+    'Find what is wrong across subsystems (dead agents holding records, stale leases, orphan worktrees) and what to run.',
+  description: 'Only reads; `aos recover` releases what dead agents held.',
+  input: z.strictObject({}),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx): Promise<AosDoctor> => aosDoctor(aosSubsystems(ctx), ctx.now()),
+  cli: {
+    command: 'aos doctor',
+    human: (r) =>
+      r.findings.length === 0
+        ? 'health ok: nothing to do'
+        : [
+            `health ${r.health}: ${r.findings.length} finding(s)`,
+            table(
+              r.findings.map((f) => [f.severity, f.subsystem, f.code, f.message]),
+              ['SEVERITY', 'SUBSYSTEM', 'CODE', 'MESSAGE'],
+            ),
+            'suggested:',
+            ...r.suggested_commands.map((c) => `  ${c}`),
+          ].join('\n'),
+  },
+  mcp: { tool: 'hub_aos_doctor' },
+  http: [{ method: 'GET', route: '/v3/ops/aos/doctor', input: 'query' }],
+});
+
+const recoveredLine = (a: RecoverResult['agents'][number], dry: boolean) => {
+  const verb = dry ? 'would release' : 'released';
+  const kept = a.worktrees.filter((w) => w.action === 'kept');
+  const parts = [
+    `${a.agent_id}: ${verb} ${a.leases.length} lease(s), ${a.claims.length} claim(s), ${a.branches.length} branch allocation(s)`,
+    ...a.worktrees.map(
+      (w) =>
+        `  worktree ${w.id} ${w.action}${w.reasons.length ? ` (${w.reasons.map((b) => b.reason).join(', ')})` : ''}${w.host ? ` on ${w.host}` : ''}`,
+    ),
+    ...Object.entries(a.other).map(([room, items]) => `  ${room}: ${items.length}`),
+  ];
+  if (kept.length > 0)
+    parts.push('  kept worktrees hold work: commit or push it, then `hub worktree destroy`');
+  return parts.join('\n');
+};
+
+export const aosRecoverOp = defineOp({
+  id: 'aos.recover',
+  summary:
+    'Release what dead agents held: leases, claims, branch allocations, clean worktrees of this machine, running work.',
+  description:
+    'Default: every agent that is not live and still holds something. A worktree with uncommitted changes, ' +
+    'untracked files or unpushed commits is never removed (reported with the reasons); git branches stay.',
+  input: z.strictObject({
+    agent_id: z
+      .array(z.string().min(1))
+      .max(100)
+      .optional()
+      .describe('Only these agents (repeatable); default every agent that is not live and holds something.'),
+    dry_run: z.boolean().default(false).describe('Report what would be released, changing nothing.'),
+    force: z.boolean().default(false).describe('Recover a named agent even while it is live.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<RecoverResult> => {
+    for (const id of input.agent_id ?? []) checkAgentId(id);
+    return recoverAgents(worktreeDeps(ctx), (id) => resolveRepository(repoDeps(ctx), id), {
+      agentIds: input.agent_id,
+      dryRun: input.dry_run,
+      force: input.force,
+      recoverers: aosRecoverers(ctx),
+    });
+  },
+  cli: {
+    command: 'aos recover',
+    human: (r) =>
+      r.agents.length === 0
+        ? 'no dead agent holds anything'
+        : r.agents.map((a) => recoveredLine(a, r.dry_run)).join('\n'),
+  },
+  mcp: { tool: 'hub_aos_recover' },
+  http: [{ method: 'POST', route: '/v3/ops/aos/recover', input: 'body' }],
+});
+
+const AOS_HEARTBEAT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/aos/heartbeat', input: 'body' };
+
+export const aosHeartbeatOp = defineOp({
+  id: 'aos.heartbeat',
+  summary: 'Keep an agent alive: mark it seen for its TTL and renew every live lease and claim it holds.',
+  description: 'The same as `agent heartbeat`, under the agent operating view.',
+  input: z.strictObject({
+    agent_id: aclFields.agent_id,
+    ttl: aclFields.ttl,
+    note: z.string().max(500).optional().describe('What the agent is doing (kept on its registry entry).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<HeartbeatResult> => {
+    checkAgentId(input.agent_id);
+    if (input.ttl !== undefined) expiryOf(input.ttl, ctx.now());
+    return applyWhereStored(ctx, AOS_HEARTBEAT_ROUTE, input, (deps) =>
+      agentHeartbeat(deps, input.agent_id, { ttl: input.ttl, note: input.note }),
+    );
+  },
+  cli: {
+    command: 'aos heartbeat',
+    human: (r) =>
+      `${r.agent.agent_id} live until ${r.agent.expires_at}; renewed ${Object.entries(r.renewed)
+        .map(([c, list]) => `${list.length} ${c}`)
+        .join(', ')}`,
+  },
+  mcp: { tool: 'hub_aos_heartbeat' },
+  http: [AOS_HEARTBEAT_ROUTE],
+});
