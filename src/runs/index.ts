@@ -40,6 +40,7 @@ export {
   type RunPage,
   readRun,
   runIds,
+  runNotFound,
   showRun,
 } from './ledger-read.js';
 export {
