@@ -49,6 +49,23 @@ export function tokenize(text: string): string[] {
   return [...out];
 }
 
+/**
+ * Tokens of triggers already seen, so a long-running process (a server, an MCP session) tokenizes each trigger
+ * once rather than on every query. Bounded: cleared whole when full (triggers change rarely).
+ */
+const triggerTokens = new Map<string, string[]>();
+const MAX_CACHED_TRIGGERS = 50_000;
+
+function tokensOfTrigger(trigger: string): string[] {
+  let t = triggerTokens.get(trigger);
+  if (t === undefined) {
+    if (triggerTokens.size >= MAX_CACHED_TRIGGERS) triggerTokens.clear();
+    t = tokenize(trigger);
+    triggerTokens.set(trigger, t);
+  }
+  return t;
+}
+
 export interface RouteMatch {
   id: string;
   title: string;
@@ -92,7 +109,7 @@ export function routeQuery(
     for (const c of classes) {
       let best: { f1: number; matched: string[]; trigger: string } | undefined;
       for (const trigger of c.triggers) {
-        const t = tokenize(trigger);
+        const t = tokensOfTrigger(trigger);
         if (t.length === 0) continue;
         const matched = t.filter((w) => q.has(w));
         const f1 = (2 * matched.length) / (q.size + t.length);
