@@ -228,6 +228,8 @@ describe('routing, lanes and policies on the CLI', () => {
         { when: { tier: ['skilled', 'deterministic'] }, effect: 'allow', reason: 'trusted lane' },
       ],
     };
+    expect(hub(['policy', 'list']).stdout.trim()).toBe('no policies (set one: hub policy set)');
+    expect(hub(['run', 'list', '--actor', 'nobody']).stdout.trim()).toBe('no runs');
     expect(ok(['policy', 'set', '--name', 'merge'], { input: JSON.stringify(policy) })).toMatchObject({
       created: true,
       policy: { default: 'deny' },

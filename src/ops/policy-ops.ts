@@ -134,10 +134,12 @@ export const policyList = defineOp({
   cli: {
     command: 'policy list',
     human: (r) =>
-      table(
-        r.policies.map((p) => [p.name, String(p.rules), p.default, p.description ?? '']),
-        ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
-      ) || 'no policies (set one: hub policy set)',
+      r.policies.length === 0
+        ? 'no policies (set one: hub policy set)'
+        : table(
+            r.policies.map((p) => [p.name, String(p.rules), p.default, p.description ?? '']),
+            ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
+          ),
   },
   mcp: { tool: 'hub_policy_list' },
   http: [{ method: 'GET', route: '/v3/ops/policies', input: 'query' }],

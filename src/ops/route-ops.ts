@@ -150,7 +150,8 @@ export const routeList = defineOp({
     listClasses(coordDeps(ctx), input),
   cli: {
     command: 'route list',
-    human: (r) => classRows(r.classes) || 'no request classes (add one: hub route add)',
+    human: (r) =>
+      r.classes.length === 0 ? 'no request classes (add one: hub route add)' : classRows(r.classes),
   },
   mcp: { tool: 'hub_route_list' },
   http: [{ method: 'GET', route: '/v3/ops/routing/classes', input: 'query' }],
@@ -198,10 +199,12 @@ export const laneEval = defineOp({
     command: 'lane eval',
     human: (r) =>
       [
-        table(
-          r.results.map((d) => [d.id, `${d.tier_before} -> ${d.tier}`, d.action, d.reason]),
-          ['CLASS', 'TIER', 'ACTION', 'REASON'],
-        ) || 'no request classes',
+        r.results.length === 0
+          ? 'no request classes'
+          : table(
+              r.results.map((d) => [d.id, `${d.tier_before} -> ${d.tier}`, d.action, d.reason]),
+              ['CLASS', 'TIER', 'ACTION', 'REASON'],
+            ),
         `${r.dry_run ? 'dry run: ' : ''}${r.evaluated} evaluated, ${r.promoted.length} promoted, ${r.demoted.length} demoted`,
       ].join('\n'),
   },

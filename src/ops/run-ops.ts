@@ -174,22 +174,24 @@ export const runList = defineOp({
   cli: {
     command: 'run list',
     human: (r) =>
-      [
-        table(
-          r.runs.map((x) => [
-            x.run_id,
-            x.status,
-            x.outcome ?? '-',
-            x.actor,
-            x.class ?? '-',
-            x.task_id ?? '-',
-          ]),
-          ['RUN', 'STATUS', 'OUTCOME', 'ACTOR', 'CLASS', 'TASK'],
-        ) || 'no runs',
-        r.next_cursor ? `next page: --cursor ${r.next_cursor}` : '',
-      ]
-        .filter(Boolean)
-        .join('\n'),
+      r.runs.length === 0
+        ? 'no runs'
+        : [
+            table(
+              r.runs.map((x) => [
+                x.run_id,
+                x.status,
+                x.outcome ?? '-',
+                x.actor,
+                x.class ?? '-',
+                x.task_id ?? '-',
+              ]),
+              ['RUN', 'STATUS', 'OUTCOME', 'ACTOR', 'CLASS', 'TASK'],
+            ),
+            r.next_cursor ? `next page: --cursor ${r.next_cursor}` : '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
   },
   mcp: { tool: 'hub_run_list' },
   http: [LIST_ROUTE],
