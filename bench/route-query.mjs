@@ -185,9 +185,9 @@ await runBench('route-query', async ({ cleanup }) => {
     for (const id of await m.runIds(deps)) await store.read(m.runDocument(id));
   };
   const read_all_ms = await timed(readAll);
-  const filtered_ms = await timed(() => m.listRuns(deps, { actor: 'agent-3', open: false }));
+  const filtered_ms = await timed(() => m.listRuns(deps, { actor: 'agent-4', open: false }));
   const first_page_ms = await timed(() => m.pageRuns(deps, {}, { limit: 100 }));
-  const filtered_page_ms = await timed(() => m.pageRuns(deps, { actor: 'agent-3' }, { limit: 100 }));
+  const filtered_page_ms = await timed(() => m.pageRuns(deps, { actor: 'agent-4' }, { limit: 100 }));
   const runs = {
     runs: RUNS,
     read_all_ms: round(read_all_ms),
@@ -208,7 +208,7 @@ await runBench('route-query', async ({ cleanup }) => {
       route_query: hubCase([...c, 'route', 'query', ask, '--json'], env),
       run_list_page: hubCase([...c, 'run', 'list', '--limit', '100', '--json'], env),
       run_list_filtered: hubCase(
-        [...c, 'run', 'list', '--actor', 'agent-3', '--outcome', 'landed', '--limit', '1000', '--json'],
+        [...c, 'run', 'list', '--actor', 'agent-4', '--outcome', 'landed', '--limit', '1000', '--json'],
         env,
       ),
     },
