@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext, invoke, type OpContext } from '../src/ops/index.js';
-import { runClose, runOpen, runShow } from '../src/ops/run-ops.js';
+import { runClose, runExport, runList, runOpen, runShow } from '../src/ops/run-ops.js';
 import { RUN_OUTCOMES } from '../src/runs/index.js';
 import { buildWorkspace, hubAsync, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
@@ -108,6 +108,14 @@ describe('racing closers through a hub server (http state backend)', () => {
     });
     const shown = (await invoke(runShow, clientCtx(), { id: run.run_id })) as { run: { outcome: string } };
     expect(shown.run.outcome).toBe('landed');
+    // Listing and export are answered by the server (one request, not one per run), masked alike.
+    const listed = (await invoke(runList, clientCtx(), { actor: 'ev' })) as {
+      runs: Array<{ run_id: string }>;
+    };
+    expect(listed.runs.map((r) => r.run_id)).toEqual([run.run_id]);
+    const exported = await invoke(runExport, clientCtx(), { id: run.run_id, format: 'jsonl' });
+    expect(JSON.stringify(exported)).toContain('***O6pA');
+    expect(JSON.stringify(exported)).not.toContain(token);
   });
 
   it('exactly one of 8 concurrent POST /v3/ops/runs/{id}/close requests wins', async () => {
