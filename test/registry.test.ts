@@ -121,6 +121,15 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'worktree.destroy': { cli: 'worktree destroy' },
   'aos.recover': { cli: 'aos recover', mcp: 'hub_aos_recover' },
   'aos.heartbeat': { cli: 'aos heartbeat', mcp: 'hub_aos_heartbeat' },
+  'run.open': { cli: 'run open', mcp: 'hub_run_open' },
+  'run.close': { cli: 'run close', mcp: 'hub_run_close' },
+  'run.list': { cli: 'run list', mcp: 'hub_run_list' },
+  'run.show': { cli: 'run show', mcp: 'hub_run_show' },
+  'run.replay': { cli: 'run replay', mcp: 'hub_run_replay' },
+  'run.export': { cli: 'run export', mcp: 'hub_run_export' },
+  'route.query': { cli: 'route query', mcp: 'hub_route_query' },
+  'lane.eval': { cli: 'lane eval', mcp: 'hub_lane_eval' },
+  'policy.eval': { cli: 'policy eval', mcp: 'hub_policy_eval' },
 };
 
 describe('operation registry', () => {

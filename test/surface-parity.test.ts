@@ -1,3 +1,4 @@
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -685,5 +686,258 @@ describe('claims and concepts on every surface', () => {
       expect(await callJson(mcp, tool, toolArgs), tool).toEqual(viaCli);
       expect((await call(server.base, 'GET', path)).json, path).toEqual(viaCli);
     }
+  });
+});
+
+describe('run ledger, routing, lanes and policies on every surface', () => {
+  const manifest = () => join(root, '.hub.yml');
+  const cliJson = (args: string[], input?: string) => {
+    const r = runHub(['-c', manifest(), ...args, '--json'], { input });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    return r.json();
+  };
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const r = await call(server.base, 'POST', path, { body });
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+  const get = async (path: string) => {
+    const r = await call(server.base, 'GET', path);
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+  /** Run ids (run-<time>-<hex>) and ISO times differ between runs of the same write. */
+  const runIds = (v: unknown) => [
+    ...new Set(JSON.stringify(v).match(/run-\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{8}/g) ?? []),
+  ];
+  const same = (a: unknown, b: unknown, names: string[] = []) => {
+    const norm = (v: unknown) => {
+      let text = JSON.stringify(stable(v, runIds(v)));
+      for (const n of names) text = text.split(n).join('<name>');
+      return JSON.parse(text);
+    };
+    expect(norm(a)).toEqual(norm(b));
+  };
+
+  it('adds request classes and routes asks alike', async () => {
+    const cli = cliJson([
+      'route',
+      'add',
+      '--id',
+      'REQ-par-cli',
+      '--title',
+      'Parity',
+      '--trigger',
+      'parity check surfaces',
+      '--lane',
+      'ci',
+      '--mutates',
+      'false',
+    ]);
+    const args = (id: string) => ({
+      id,
+      title: 'Parity',
+      trigger: ['parity check surfaces'],
+      lane: 'ci',
+      mutates: false,
+    });
+    const viaMcp = await callJson(mcp, 'hub_route_add', args('REQ-par-mcp'));
+    const viaHttp = await post('/v3/ops/routing/classes', args('REQ-par-http'));
+    const names = ['REQ-par-cli', 'REQ-par-mcp', 'REQ-par-http'];
+    expect(cli).toMatchObject({ created: true, class: { mutates: false, tier: 'novel' } });
+    same(viaMcp, cli, names);
+    same(viaHttp, cli, names);
+
+    const query = {
+      cli: cliJson(['route', 'query', 'check parity of the surfaces', '--limit', '2']),
+      mcp: await callJson(mcp, 'hub_route_query', { ask: 'check parity of the surfaces', limit: 2 }),
+      http: await get(
+        `/v3/ops/routing/query?ask=${encodeURIComponent('check parity of the surfaces')}&limit=2`,
+      ),
+    };
+    expect(query.cli.matches.map((m: { id: string }) => m.id)).toEqual(['REQ-par-cli', 'REQ-par-http']);
+    expect(query.mcp).toEqual(query.cli);
+    expect(query.http).toEqual(query.cli);
+    // No match: a result with ok false (CLI exit 1), not an error.
+    const miss = runHub(['-c', manifest(), 'route', 'query', 'zebra xylophone', '--json']);
+    expect(miss.code).toBe(1);
+    expect(await callJson(mcp, 'hub_route_query', { ask: 'zebra xylophone' })).toEqual(miss.json());
+    expect(await get('/v3/ops/routing/query?ask=zebra%20xylophone')).toEqual(miss.json());
+
+    const list = cliJson(['route', 'list']);
+    expect(await callJson(mcp, 'hub_route_list', {})).toEqual(list);
+    expect(await get('/v3/ops/routing/classes')).toEqual(list);
+    const show = cliJson(['route', 'show', '--id', 'REQ-par-cli']);
+    expect(await callJson(mcp, 'hub_route_show', { id: 'REQ-par-cli' })).toEqual(show);
+    expect(await get('/v3/ops/routing/classes/REQ-par-cli')).toEqual(show);
+  });
+
+  it('opens, closes, replays, lists, shows and exports runs alike', async () => {
+    const openArgs = {
+      actor: 'par-agent',
+      class: 'REQ-par-cli',
+      repository: 'platform/identity',
+      task_id: 'par-t',
+    };
+    const opened = {
+      cli: cliJson([
+        'run',
+        'open',
+        '--actor',
+        'par-agent',
+        '--class',
+        'REQ-par-cli',
+        '--repository',
+        'platform/identity',
+        '--task-id',
+        'par-t',
+      ]),
+      mcp: await callJson(mcp, 'hub_run_open', openArgs),
+      http: await post('/v3/ops/runs', openArgs),
+    };
+    expect(opened.cli.run).toMatchObject({ status: 'open', lane: 'ci', repository: 'platform/identity' });
+    same(opened.mcp, opened.cli);
+    same(opened.http, opened.cli);
+    const ids = [opened.cli.run.run_id, opened.mcp.run.run_id, opened.http.run.run_id] as string[];
+
+    const closeArgs = {
+      outcome: 'landed',
+      gate: ['lint=pass'],
+      note: 'API_TOKEN=abcd1234efgh',
+      by: 'par-agent',
+    };
+    const closed = {
+      cli: cliJson([
+        'run',
+        'close',
+        '--id',
+        ids[0]!,
+        '--outcome',
+        'landed',
+        '--gate',
+        'lint=pass',
+        '--note',
+        'API_TOKEN=abcd1234efgh',
+        '--by',
+        'par-agent',
+      ]),
+      mcp: await callJson(mcp, 'hub_run_close', { id: ids[1], ...closeArgs }),
+      http: await post(`/v3/ops/runs/${ids[2]}/close`, closeArgs),
+    };
+    expect(closed.cli.run).toMatchObject({ status: 'closed', note: 'API_TOKEN=***efgh' });
+    same(closed.mcp, closed.cli);
+    same(closed.http, closed.cli);
+
+    const again = runHub(['-c', manifest(), 'run', 'close', '--id', ids[0]!, '--outcome', 'noop', '--json']);
+    expect(again.code).toBe(1);
+    const httpAgain = await call(server.base, 'POST', `/v3/ops/runs/${ids[0]}/close`, {
+      body: { outcome: 'noop' },
+    });
+    expect(httpAgain.status).toBe(409);
+    expect(httpAgain.json).toEqual(again.json());
+    await expect(
+      mcp.callTool({ name: 'hub_run_close', arguments: { id: ids[0], outcome: 'noop' } }),
+    ).rejects.toMatchObject({ code: -32000, data: again.json().error });
+
+    const replayed = {
+      cli: cliJson(['run', 'replay', '--id', ids[0]!, '--actor', 'par-b']),
+      mcp: await callJson(mcp, 'hub_run_replay', { id: ids[1], actor: 'par-b' }),
+      http: await post(`/v3/ops/runs/${ids[2]}/replay`, { actor: 'par-b' }),
+    };
+    expect(replayed.cli.run).toMatchObject({ actor: 'par-b', replay_of: ids[0], task_id: 'par-t' });
+    same(replayed.mcp, replayed.cli);
+    same(replayed.http, replayed.cli);
+
+    const reads: Array<[string[], string, Record<string, unknown>, string]> = [
+      [
+        ['run', 'list', '--actor', 'par-agent'],
+        'hub_run_list',
+        { actor: 'par-agent' },
+        '/v3/ops/runs?actor=par-agent',
+      ],
+      [
+        ['run', 'list', '--open', '--limit', '2'],
+        'hub_run_list',
+        { open: true, limit: 2 },
+        '/v3/ops/runs?open=true&limit=2',
+      ],
+      [['run', 'show', '--id', ids[1]!], 'hub_run_show', { id: ids[1] }, `/v3/ops/runs/${ids[1]}`],
+      [
+        ['run', 'export', '--class', 'REQ-par-cli', '--format', 'jsonl'],
+        'hub_run_export',
+        { class: 'REQ-par-cli', format: 'jsonl' },
+        '/v3/ops/runs/export?class=REQ-par-cli&format=jsonl',
+      ],
+    ];
+    for (const [args, tool, toolArgs, path] of reads) {
+      const viaCli = cliJson(args);
+      expect(await callJson(mcp, tool, toolArgs), tool).toEqual(viaCli);
+      expect(await get(path), path).toEqual(viaCli);
+    }
+
+    // An unknown run id: the same not-found error, with the same suggestion, everywhere.
+    const typo = `${ids[1]!.slice(0, -1)}${ids[1]!.endsWith('0') ? '1' : '0'}`;
+    const miss = runHub(['-c', manifest(), 'run', 'show', '--id', typo, '--json']);
+    expect(miss.code).toBe(1);
+    expect(miss.json().error.details.suggestions[0]).toBe(ids[1]);
+    const httpMiss = await call(server.base, 'GET', `/v3/ops/runs/${typo}`);
+    expect(httpMiss.status).toBe(404);
+    expect(httpMiss.json).toEqual(miss.json());
+    await rpcError(mcp.callTool({ name: 'hub_run_show', arguments: { id: typo } }), -32602);
+  });
+
+  it('evaluates lanes and policies alike', async () => {
+    const lane = cliJson(['lane', 'eval', '--dry-run']);
+    expect(await callJson(mcp, 'hub_lane_eval', { dry_run: true })).toEqual(lane);
+    expect(await post('/v3/ops/routing/lanes/eval', { dry_run: true })).toEqual(lane);
+
+    const body = {
+      rules: [{ when: { tier: { in: ['skilled'] } }, effect: 'allow', reason: 'ok' }],
+      default: 'deny',
+    };
+    const set = {
+      cli: cliJson(['policy', 'set', '--name', 'par-cli'], JSON.stringify(body)),
+      mcp: await callJson(mcp, 'hub_policy_set', { name: 'par-mcp', ...body }),
+      http: await post('/v3/ops/policies', { name: 'par-http', ...body }),
+    };
+    same(set.mcp, set.cli, ['par-cli', 'par-mcp', 'par-http']);
+    same(set.http, set.cli, ['par-cli', 'par-mcp', 'par-http']);
+    const input = { tier: 'skilled' };
+    const decided = cliJson(['policy', 'eval', '--policy', 'par-cli', '--input', JSON.stringify(input)]);
+    expect(decided).toEqual({ policy: 'par-cli', decision: 'allow', rule_index: 0, reason: 'ok' });
+    expect(await callJson(mcp, 'hub_policy_eval', { policy: 'par-cli', input })).toEqual(decided);
+    expect(
+      await get(`/v3/ops/policies/par-cli/eval?input=${encodeURIComponent(JSON.stringify(input))}`),
+    ).toEqual(decided);
+    expect(await post('/v3/ops/policies/par-cli/eval', { input })).toEqual(decided);
+    const list = cliJson(['policy', 'list']);
+    expect(await callJson(mcp, 'hub_policy_list', {})).toEqual(list);
+    expect(await get('/v3/ops/policies')).toEqual(list);
+    const show = cliJson(['policy', 'show', '--name', 'par-http']);
+    expect(await callJson(mcp, 'hub_policy_show', { name: 'par-http' })).toEqual(show);
+    expect(await get('/v3/ops/policies/par-http')).toEqual(show);
+  });
+
+  it('reads an evidence file over MCP and HTTP only inside the workspace', async () => {
+    const outside = join(dir, 'outside-evidence.log');
+    writeFileSync(outside, 'secret outside\n');
+    symlinkSync(outside, join(root, 'evidence-out.log'));
+    const id = (await post('/v3/ops/runs', { actor: 'par-ev' })).run.run_id as string;
+    for (const path of [outside, 'evidence-out.log']) {
+      const r = await call(server.base, 'POST', `/v3/ops/runs/${id}/close`, {
+        body: { outcome: 'noop', evidence_file: path },
+      });
+      expect(r.status, r.text).toBe(400);
+      expect(r.json.error.details).toMatchObject({ field: 'evidence_file', rule: 'inside_workspace' });
+      await rpcError(
+        mcp.callTool({ name: 'hub_run_close', arguments: { id, outcome: 'noop', evidence_file: path } }),
+        -32602,
+      );
+    }
+    writeFileSync(join(root, 'evidence-in.log'), 'inside\n');
+    expect(
+      (await post(`/v3/ops/runs/${id}/close`, { outcome: 'noop', evidence_file: 'evidence-in.log' })).run
+        .evidence.text,
+    ).toBe('inside\n');
   });
 });

@@ -7,6 +7,7 @@ export {
   recoverAgents,
   type WorktreeRecovery,
 } from './recover.js';
+export { runsRecoverer, runsSubsystem } from './runs-subsystem.js';
 export { semanticSubsystem } from './semantic-subsystem.js';
 export { type AosDoctor, type AosStatus, aosDoctor, aosStatus } from './status.js';
 export {

@@ -19,9 +19,11 @@ import { Catalog, checkoutsOf } from '../catalog/index.js';
 import { DOCS } from '../coord/index.js';
 import { RefusedError } from '../infra/index.js';
 import { readManifestFile } from '../model/index.js';
+import { listRuns, openRun } from '../runs/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { aclSubsystem } from './acl-subsystem.js';
 import { recoverAgents } from './recover.js';
+import { runsRecoverer, runsSubsystem } from './runs-subsystem.js';
 import { aosDoctor } from './status.js';
 
 const temps: string[] = [];
@@ -163,5 +165,23 @@ describe('aos recover', () => {
     expect((err as RefusedError).details).toMatchObject({ rule: 'agent_not_live', value: 'busy' });
     const forced = await recoverAgents(e.deps, e.repoOf, { agentIds: ['busy'], dryRun: false, force: true });
     expect(forced.agents[0]!.leases).toHaveLength(1);
+  });
+
+  it("abandons a dead agent's open runs, even when it held nothing else, and leaves the live agent's alone", async () => {
+    const e = await setup();
+    const dead = await openRun(e.deps, { actor: 'runner', repository: 'platform/identity' });
+    e.advance(40 * 60_000);
+    const alive = await openRun(e.deps, { actor: 'fresh' });
+    const rooms = [runsRecoverer(e.deps)];
+    const doctor = await aosDoctor([runsSubsystem(e.deps)], e.deps.now());
+    expect(doctor.findings.map((f) => [f.code, f.subject])).toEqual([['orphan_run', dead.run.run_id]]);
+    const done = await recoverAgents(e.deps, e.repoOf, { dryRun: false, force: false, recoverers: rooms });
+    expect(done.agents.map((a) => [a.agent_id, a.other])).toEqual([
+      ['runner', { runs: [{ run_id: dead.run.run_id, outcome: 'abandoned' }] }],
+    ]);
+    const open = await listRuns(e.deps, { open: true });
+    expect(open.map((r) => r.run_id)).toEqual([alive.run.run_id]);
+    const closed = (await listRuns(e.deps, { open: false }))[0]!;
+    expect(closed).toMatchObject({ outcome: 'abandoned', closed_by: 'hub' });
   });
 });

@@ -18,10 +18,12 @@ import { deadHolders } from './acl-subsystem.js';
  * What another room gives back for a dead agent (running task nodes requeued, open runs abandoned): the ops
  * layer adds one per room, so recovery covers every subsystem without this room importing them.
  */
-export type Recoverer = (
-  agentId: string,
-  dryRun: boolean,
-) => Promise<{ name: string; items: Array<Record<string, unknown>> }>;
+export interface Recoverer {
+  name: string;
+  /** Agents that hold something in this room (the caller keeps the ones that are not live). */
+  holders(): Promise<string[]>;
+  recover(agentId: string, dryRun: boolean): Promise<Array<Record<string, unknown>>>;
+}
 
 export interface WorktreeRecovery {
   id: string;
@@ -60,6 +62,17 @@ export interface RecoverOptions {
 
 const str = (v: unknown) => String(v);
 
+/** An agent the registry never saw (records written by an older build, or another room's actor). */
+const unseen = (id: string): AgentEntry => ({
+  agent_id: id,
+  status: 'active',
+  first_seen: null,
+  last_seen: null,
+  ttl: null,
+  live: false,
+  holds: { branches: [], leases: [], worktrees: [], claims: [] },
+});
+
 /**
  * `aos recover`: gives back what dead agents held, so their tasks and paths are free again. Leases, claims and
  * branch allocations are released by `hub` (the events say `released_by: hub`, forced) without marking the dead
@@ -84,19 +97,22 @@ export async function recoverAgents(
           { field: 'agent_id', value: id, rule: 'agent_not_live', expires_at: a.expires_at },
           409,
         );
-      chosen.push(
-        a ?? {
-          agent_id: id,
-          status: 'active',
-          first_seen: null,
-          last_seen: null,
-          ttl: null,
-          live: false,
-          holds: { branches: [], leases: [], worktrees: [], claims: [] },
-        },
-      );
+      chosen.push(a ?? unseen(id));
     }
-  } else chosen = deadHolders(agents);
+  } else {
+    chosen = deadHolders(agents);
+    // Agents whose only holdings are in other rooms (a running task, an open run) are dead holders too.
+    const live = new Set(agents.filter((a) => a.live).map((a) => a.agent_id));
+    const known = new Set(chosen.map((a) => a.agent_id));
+    for (const r of opts.recoverers ?? [])
+      for (const id of await r.holders()) {
+        if (live.has(id) || known.has(id)) continue;
+        known.add(id);
+        const seen = agents.find((a) => a.agent_id === id);
+        chosen.push(seen ?? unseen(id));
+      }
+    chosen.sort((a, b) => a.agent_id.localeCompare(b.agent_id));
+  }
 
   const out: AgentRecovery[] = [];
   for (const agent of chosen) out.push(await recoverOne(deps, repoOf, agent, opts));
@@ -150,10 +166,7 @@ async function recoverOne(
       reasons: done.reasons,
     });
   }
-  for (const recover of opts.recoverers ?? []) {
-    const { name, items } = await recover(id, opts.dryRun);
-    r.other[name] = items;
-  }
+  for (const room of opts.recoverers ?? []) r.other[room.name] = await room.recover(id, opts.dryRun);
   if (!opts.dryRun)
     await recordEvent(
       deps.store,

@@ -1,4 +1,11 @@
-import { type AosSubsystem, aclSubsystem, type Recoverer, semanticSubsystem } from '../aos/index.js';
+import {
+  type AosSubsystem,
+  aclSubsystem,
+  type Recoverer,
+  runsRecoverer,
+  runsSubsystem,
+  semanticSubsystem,
+} from '../aos/index.js';
 import type { OpContext } from './context.js';
 import { worktreeDeps } from './worktree-ops.js';
 
@@ -8,10 +15,11 @@ import { worktreeDeps } from './worktree-ops.js';
  */
 export function aosSubsystems(ctx: OpContext): AosSubsystem[] {
   const deps = worktreeDeps(ctx);
-  return [aclSubsystem(deps), semanticSubsystem(deps)];
+  return [aclSubsystem(deps), semanticSubsystem(deps), runsSubsystem(deps)];
 }
 
 /** What `aos recover` asks the other rooms to give back for a dead agent (tasks, runs), by room. */
-export function aosRecoverers(_ctx: OpContext): Recoverer[] {
-  return [];
+export function aosRecoverers(ctx: OpContext): Recoverer[] {
+  const deps = worktreeDeps(ctx);
+  return [runsRecoverer(deps)];
 }

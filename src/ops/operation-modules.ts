@@ -107,6 +107,18 @@ export const OPERATION_MODULES = {
       m.semanticSeed,
     ];
   },
+  run: async (): Promise<AnyOperation[]> => {
+    const m = await import('./run-ops.js');
+    return [m.runOpen, m.runClose, m.runList, m.runShow, m.runReplay, m.runExport];
+  },
+  route: async (): Promise<AnyOperation[]> => {
+    const m = await import('./route-ops.js');
+    return [m.routeQueryOp, m.routeAdd, m.routeList, m.routeShow, m.laneEval];
+  },
+  policy: async (): Promise<AnyOperation[]> => {
+    const m = await import('./policy-ops.js');
+    return [m.policyEval, m.policySet, m.policyList, m.policyShow];
+  },
   aos: async (): Promise<AnyOperation[]> => {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosRecoverOp, m.aosHeartbeatOp];

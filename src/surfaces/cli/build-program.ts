@@ -30,6 +30,10 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   aos: 'The agent operating view: status, doctor and recover over every subsystem, and heartbeats.',
   semantic:
     'Concepts: which paths of a repository implement what (declare, query, owners, conflicts, ingest, seed).',
+  run: 'The run ledger: open, close, list, show, replay and export agent runs (secrets masked).',
+  route: 'Request classes: route an ask to a class of work by its words; add, list and show classes.',
+  lane: "Lanes: promote or demote request classes' tiers from their runs' outcomes.",
+  policy: 'Named policies: ordered rules that decide allow, deny or require_approval for an input.',
 };
 
 export interface LeafAction {
