@@ -119,6 +119,16 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'worktree.adopt': { cli: 'worktree adopt' },
   'worktree.gc': { cli: 'worktree gc' },
   'worktree.destroy': { cli: 'worktree destroy' },
+  'merge.enqueue': { cli: 'merge enqueue', mcp: 'hub_merge_enqueue', http: 'POST /v3/ops/merges' },
+  'merge.status': { cli: 'merge status', mcp: 'hub_merge_status', http: 'GET /v3/ops/merges' },
+  'merge.integrate': {
+    cli: 'merge integrate',
+    mcp: 'hub_merge_integrate',
+    http: 'POST /v3/ops/merges/integrate',
+  },
+  'merge.retry': { cli: 'merge retry', mcp: 'hub_merge_retry', http: 'POST /v3/ops/merges/retry' },
+  'merge.promote': { cli: 'merge promote', mcp: 'hub_merge_promote', http: 'POST /v3/ops/merges/promote' },
+  'merge.rollup': { cli: 'merge rollup', mcp: 'hub_merge_rollup', http: 'POST /v3/ops/merges/rollup' },
 };
 
 describe('operation registry', () => {

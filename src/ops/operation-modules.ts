@@ -107,6 +107,19 @@ export const OPERATION_MODULES = {
       m.semanticSeed,
     ];
   },
+  merge: async (): Promise<AnyOperation[]> => {
+    const m = await import('./merge-ops.js');
+    const f = await import('./merge-flow-ops.js');
+    return [
+      m.mergeEnqueue,
+      m.mergeStatus,
+      m.mergeIntegrate,
+      m.mergeRetry,
+      f.mergePromote,
+      f.mergeRollup,
+      m.mergeTransition,
+    ];
+  },
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];

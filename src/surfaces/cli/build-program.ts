@@ -29,6 +29,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'A git pre-commit hook that warns about (or stops) commits touching paths other agents claim.',
   semantic:
     'Concepts: which paths of a repository implement what (declare, query, owners, conflicts, ingest, seed).',
+  merge:
+    'Merge queue: enqueue, integrate in a temporary worktree (validated), retry, promote, rollup, status.',
 };
 
 export interface LeafAction {
