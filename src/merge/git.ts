@@ -139,8 +139,9 @@ export async function mergeIn(
   sha: string,
   message: string,
   identity: readonly string[],
+  head?: string,
 ): Promise<MergeAttempt> {
-  const before = await headSha(wt);
+  const before = head ?? (await headSha(wt));
   const r = await git(wt, ['merge', '--no-ff', '--no-edit', '-m', message, sha], identity);
   if (r.code === 0) {
     const after = await headSha(wt);
@@ -161,9 +162,25 @@ export async function resetTo(wt: string, sha: string): Promise<void> {
   await git(wt, ['reset', '--hard', '--quiet', sha]);
 }
 
-/** True when `ancestor` is already contained in `of`. */
-export async function isAncestor(wt: string, ancestor: string, of: string): Promise<boolean> {
-  return (await runGit(['merge-base', '--is-ancestor', ancestor, of], { cwd: wt })).code === 0;
+/**
+ * The heads of many local branches in one git call (`for-each-ref`); a branch that does not exist is absent.
+ * A rollup of many branches reads them all at once instead of spawning git per branch.
+ */
+export async function branchHeads(root: string, names: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (names.length === 0) return out;
+  const r = await runGit(
+    ['for-each-ref', '--format=%(objectname) %(refname)', '--', ...names.map((n) => `refs/heads/${n}`)],
+    { cwd: root },
+  );
+  const wanted = new Set(names);
+  for (const line of r.stdout.split('\n')) {
+    const sp = line.indexOf(' ');
+    const name = line.slice(sp + 1).replace(/^refs\/heads\//, '');
+    // for-each-ref matches by prefix too (refs/heads/a also lists refs/heads/a/b): keep exact names only.
+    if (sp > 0 && wanted.has(name)) out.set(name, line.slice(0, sp));
+  }
+  return out;
 }
 
 /**

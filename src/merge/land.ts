@@ -42,8 +42,10 @@ export async function mergeStep(
   sha: string,
   message: string,
   deps: StepDeps,
+  /** The worktree's HEAD when the caller knows it (saves a git call per branch in a rollup). */
+  current?: string,
 ): Promise<MergeStep> {
-  const attempt = await mergeIn(wt, sha, message, deps.identity);
+  const attempt = await mergeIn(wt, sha, message, deps.identity, current);
   if (attempt.kind === 'error') return attempt;
   let head: string;
   let regenerated: Regenerated | undefined;

@@ -2,15 +2,7 @@ import { checkBaseRef, checkBranchName, headOf, resolveBase } from '../acl/index
 import { RefusedError, ValidationError } from '../infra/index.js';
 import { checkoutOf, type MergeDeps, type MergeTarget } from './deps.js';
 import { recordMergeEvent } from './events.js';
-import {
-  casRef,
-  gitIdentity,
-  headSha,
-  isAncestor,
-  refuseIfCheckedOut,
-  resetTo,
-  withTempWorktree,
-} from './git.js';
+import { branchHeads, casRef, gitIdentity, refuseIfCheckedOut, resetTo, withTempWorktree } from './git.js';
 import { mergeStep } from './land.js';
 import type { Regenerated, Validation } from './records.js';
 
@@ -115,16 +107,13 @@ export async function rollupBranches(
     conflicted: [] as RollupConflicted[],
   };
 
+  const heads = await branchHeads(root, input.branches);
   const final = await withTempWorktree(root, baseSha, deps.tmpRoot, async (wt) => {
+    let head = baseSha;
     for (const branch of input.branches) {
-      const sha = await headOf(root, branch);
+      const sha = heads.get(branch);
       if (!sha) {
         out.skipped.push({ branch, reason: 'not_found', message: `no branch '${branch}' in ${target.id}` });
-        continue;
-      }
-      const before = await headSha(wt);
-      if (await isAncestor(wt, sha, before)) {
-        out.skipped.push({ branch, reason: 'already_merged', message: `'${branch}' is already contained` });
         continue;
       }
       const env = {
@@ -134,18 +123,22 @@ export async function rollupBranches(
         HUB_MERGE_TARGET: into,
       };
       const message = `Merge branch '${branch}' into ${into} (hub merge rollup)`;
-      const step = await mergeStep(wt, sha, message, { settings: deps.settings, env, identity });
-      if (step.kind === 'merged' || step.kind === 'up_to_date') {
+      const step = await mergeStep(wt, sha, message, { settings: deps.settings, env, identity }, head);
+      if (step.kind === 'up_to_date') {
+        // Contained already: nothing was merged, so the validators judged the unchanged tree; no reset needed.
+        out.skipped.push({ branch, reason: 'already_merged', message: `'${branch}' is already contained` });
+      } else if (step.kind === 'merged') {
         out.merged.push({
           branch,
           sha,
           commit_sha: step.sha,
           ...(step.regenerated ? { regenerated: step.regenerated } : {}),
         });
+        head = step.sha;
       } else if (step.kind === 'conflict') {
         out.conflicted.push({ branch, files: step.files, message: step.message });
       } else if (step.kind === 'validation_failed') {
-        await resetTo(wt, before);
+        await resetTo(wt, head);
         const failed = step.validation.commands.at(-1);
         out.skipped.push({
           branch,
@@ -154,11 +147,11 @@ export async function rollupBranches(
           validation: step.validation,
         });
       } else if (step.kind === 'error') {
-        await resetTo(wt, before);
+        await resetTo(wt, head);
         out.skipped.push({ branch, reason: 'git_error', message: step.message });
       }
     }
-    return headSha(wt);
+    return head;
   });
 
   if (final !== previous) {
