@@ -1,6 +1,6 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { RefusedError, runGit } from '../infra/index.js';
+import { RefusedError, runGit, tryReadFileBounded } from '../infra/index.js';
 
 /**
  * Options every git call in a temporary merge worktree carries. Hooks are off: the merge worktree is hub's, and a
@@ -120,7 +120,23 @@ export type MergeAttempt =
   | { kind: 'conflict'; files: string[] }
   | { kind: 'error'; message: string };
 
+const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const GITFILE_MAX = 4096;
+
+/**
+ * The detached HEAD of a temporary merge worktree. hub made the worktree, so its HEAD file (in the admin folder its
+ * `.git` file names) is read directly: a rollup asks after every branch, and a file read costs far less than a git
+ * process. Anything unexpected there (a symbolic ref, a packed format) falls back to `git rev-parse HEAD`.
+ */
 export async function headSha(wt: string): Promise<string> {
+  const gitFile = tryReadFileBounded(join(wt, '.git'), { maxBytes: GITFILE_MAX, root: wt });
+  const m = gitFile.ok ? /^gitdir: (.+)$/m.exec(gitFile.bytes.toString('utf8')) : null;
+  if (m) {
+    const dir = m[1]!.trim();
+    const head = tryReadFileBounded(join(dir, 'HEAD'), { maxBytes: GITFILE_MAX, root: dir });
+    const text = head.ok ? head.bytes.toString('utf8').trim() : '';
+    if (SHA_RE.test(text)) return text;
+  }
   return (await runGit(['rev-parse', 'HEAD'], { cwd: wt })).stdout.trim();
 }
 
