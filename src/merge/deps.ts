@@ -22,6 +22,11 @@ export interface MergeDeps extends CoordDeps {
   /** `<host>:<pid>`, recorded on a running request. */
   integrator: string;
   /**
+   * True when the integrator named on a running request is known to be dead (a process of this machine that no
+   * longer exists). Undefined or false: it may be alive, and its request is left alone.
+   */
+  integratorGone?: (integrator: string) => boolean;
+  /**
    * Applies a state change where the queue is kept: on a hub server (http backend) by its route, here otherwise.
    * Defaults to `transitionMerge` on `store`.
    */

@@ -10,7 +10,7 @@ import {
 } from '../../test/fixtures/index.js';
 import { integrateMerge } from './integrate.js';
 import { enqueue, events, fail, noTempLeft, removeTemps, setup, temps } from './merge-test-kit.js';
-import { listMerges } from './queue.js';
+import { listMerges, transitionMerge } from './queue.js';
 import { retryMerge } from './requests.js';
 import { mergeSettings } from './settings.js';
 
@@ -197,6 +197,26 @@ describe('merge integrate', () => {
     expect(done).toMatchObject({ status: 'failed', retryable: true });
     expect(done.error_message).toContain('moved');
     expect(headOfBranch(s.root, 'integration')).toBe(headOfBranch(s.root, 'main'));
+  });
+
+  it('takes back a request left running by an integrator that died, and only then', async () => {
+    const s = setup();
+    branchWith(s.root, 'agent/d', 'main', { 'd.txt': 'd\n' });
+    const m = await enqueue(s, 'agent/d');
+    await transitionMerge(s.deps, s.target, {
+      action: 'claim',
+      merge_id: m.merge_id,
+      integrator: 'h:424242',
+    });
+    const alive = await fail(retryMerge(s.deps, s.target, m.merge_id));
+    expect(alive.details).toMatchObject({ status: 'running', integrator: 'h:424242' });
+    expect(alive.message).toContain('integrator process of this machine that is gone');
+    s.deps.integratorGone = (i) => i === 'h:424242';
+    const done = await retryMerge(s.deps, s.target, m.merge_id);
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect((await events(s.store)).find((e) => e.data.requeued_from === 'running')?.data).toMatchObject({
+      stale_integrator: 'h:424242',
+    });
   });
 
   it('fails a request whose source branch disappeared, and refuses unknown or non-queued requests', async () => {

@@ -112,7 +112,13 @@ export const TransitionSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('Request id; claim without it takes the oldest queued request.'),
-  integrator: z.string().max(200).optional().describe('claim: who integrates (host:pid).'),
+  integrator: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'claim: who integrates (host:pid); requeue: the dead integrator of a running request (it must still be the one).',
+    ),
   status: z.enum(FINISHED_STATUSES).optional().describe('finish: the end state.'),
   result: MergeResultSchema.optional().describe('finish: what the integration found.'),
   promotion: PromotionSchema.optional().describe('promoted: the promotion to record.'),
@@ -151,10 +157,15 @@ function notFound(repository: string, mergeId: string | undefined): NotFoundErro
 }
 
 /** The refusal of a state change the request's status does not allow (409, with the status and who runs it). */
-export function wrongStatus(m: MergeRequest, action: string, allowed: readonly MergeStatus[]): RefusedError {
+export function wrongStatus(
+  m: MergeRequest,
+  action: string,
+  allowed: readonly MergeStatus[],
+  hint = '',
+): RefusedError {
   const who = m.status === 'running' && m.integrator ? ` by ${m.integrator} since ${m.started_at}` : '';
   return new RefusedError(
-    `merge_id: '${m.merge_id}' is ${m.status}${who}; ${action} needs ${allowed.join(' or ')}`,
+    `merge_id: '${m.merge_id}' is ${m.status}${who}; ${action} needs ${allowed.join(' or ')}${hint}`,
     {
       field: 'merge_id',
       value: m.merge_id,
@@ -185,7 +196,10 @@ export async function transitionMerge(
           : undefined
         : doc.merges.find((x) => x.merge_id === t.merge_id);
     if (!m) throw notFound(target.id, t.merge_id);
-    if (!from.includes(m.status)) throw wrongStatus(m, t.action, from);
+    // A running request whose integrator died goes back only while that same integrator still holds it.
+    const stale = t.action === 'requeue' && m.status === 'running' && t.integrator !== undefined;
+    if (stale && m.integrator !== t.integrator) throw wrongStatus(m, t.action, from);
+    if (!stale && !from.includes(m.status)) throw wrongStatus(m, t.action, from);
     m.updated_at = at;
     if (t.action === 'claim') {
       for (const f of OUTCOME_FIELDS) delete m[f];
@@ -200,6 +214,7 @@ export async function transitionMerge(
       Object.assign(m, t.result ?? {});
     } else if (t.action === 'requeue') {
       for (const f of OUTCOME_FIELDS) delete m[f];
+      delete m.integrator;
       m.status = 'queued';
     } else if (t.promotion) {
       m.promotions = [...(m.promotions ?? []), t.promotion].slice(-20);

@@ -68,8 +68,9 @@ export async function recordEnqueue(
 }
 
 /**
- * Puts a failed, conflicted or invalid request back in the queue and integrates it again. Refused up front, with
- * the request left as it was, while its target is checked out somewhere.
+ * Puts a failed, conflicted or invalid request back in the queue and integrates it again. A request left `running`
+ * by an integrator that died (a process of this machine that no longer exists) is taken back too. Refused up front,
+ * with the request left as it was, while its target is checked out somewhere.
  */
 export async function retryMerge(
   deps: MergeDeps,
@@ -78,16 +79,29 @@ export async function retryMerge(
 ): Promise<MergeRequest> {
   const root = checkoutOf(target, 'merge retry');
   const m = await readMerge(deps, target, mergeId);
-  if (!RETRYABLE_STATUSES.includes(m.status)) throw wrongStatus(m, 'retry', RETRYABLE_STATUSES);
+  const stale =
+    m.status === 'running' && m.integrator !== undefined && deps.integratorGone?.(m.integrator) === true;
+  if (!stale && !RETRYABLE_STATUSES.includes(m.status))
+    throw wrongStatus(
+      m,
+      'retry',
+      RETRYABLE_STATUSES,
+      m.status === 'running' ? ' (or running with an integrator process of this machine that is gone)' : '',
+    );
   await refuseIfCheckedOut(root, m.target_branch, {
     op: 'merge retry',
     field: 'into',
     repository: target.id,
   });
-  const queued = await applyTransition(deps, target, { action: 'requeue', merge_id: mergeId });
+  const queued = await applyTransition(deps, target, {
+    action: 'requeue',
+    merge_id: mergeId,
+    ...(stale ? { integrator: m.integrator } : {}),
+  });
   await recordMergeEvent(deps, 'MergeEnqueued', target.id, {
     ...mergePayload(queued),
     requeued_from: m.status,
+    ...(stale ? { stale_integrator: m.integrator } : {}),
   });
   return integrateMerge(deps, target, { merge_id: mergeId });
 }

@@ -37,11 +37,28 @@ export function mergeDeps(ctx: OpContext): MergeDeps {
     settings: mergeSettings(c.merge),
     branchPrefix: c.coordination.allowed_branch_prefixes[0] ?? 'agent/',
     integrator: `${hostname()}:${process.pid}`,
+    integratorGone: (integrator) => integratorGone(integrator, hostname()),
     transition: (target, t) =>
       applyWhereStored(ctx, TRANSITION_ROUTE, { repository: target.id, ...t }, (deps) =>
         transitionMerge(deps, target, t),
       ),
   };
+}
+
+/**
+ * True when `integrator` (`host:pid`) is a process of this machine that no longer exists. Another machine's
+ * integrator cannot be judged from here, so it is never called gone.
+ */
+export function integratorGone(integrator: string, host: string): boolean {
+  const at = integrator.lastIndexOf(':');
+  const pid = Number(integrator.slice(at + 1));
+  if (at < 0 || integrator.slice(0, at) !== host || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 /** The repository a request names: resolved like every `--repository` (never a path the caller gives). */

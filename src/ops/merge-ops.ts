@@ -229,6 +229,9 @@ export const mergeIntegrate = defineOp({
 export const mergeRetry = defineOp({
   id: 'merge.retry',
   summary: 'Put a failed, conflicted or invalid merge back in the queue and integrate it again.',
+  description:
+    'Also takes back a request left running by an integrator process of this machine that no longer exists (an ' +
+    'agent killed mid-merge). Refused while the target is checked out anywhere; the request then keeps its state.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
     repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
