@@ -130,6 +130,16 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'route.query': { cli: 'route query', mcp: 'hub_route_query' },
   'lane.eval': { cli: 'lane eval', mcp: 'hub_lane_eval' },
   'policy.eval': { cli: 'policy eval', mcp: 'hub_policy_eval' },
+  'merge.enqueue': { cli: 'merge enqueue', mcp: 'hub_merge_enqueue', http: 'POST /v3/ops/merges' },
+  'merge.status': { cli: 'merge status', mcp: 'hub_merge_status', http: 'GET /v3/ops/merges' },
+  'merge.integrate': {
+    cli: 'merge integrate',
+    mcp: 'hub_merge_integrate',
+    http: 'POST /v3/ops/merges/integrate',
+  },
+  'merge.retry': { cli: 'merge retry', mcp: 'hub_merge_retry', http: 'POST /v3/ops/merges/retry' },
+  'merge.promote': { cli: 'merge promote', mcp: 'hub_merge_promote', http: 'POST /v3/ops/merges/promote' },
+  'merge.rollup': { cli: 'merge rollup', mcp: 'hub_merge_rollup', http: 'POST /v3/ops/merges/rollup' },
 };
 
 describe('operation registry', () => {

@@ -941,3 +941,139 @@ describe('run ledger, routing, lanes and policies on every surface', () => {
     ).toBe('inside\n');
   });
 });
+
+describe('the merge queue on every surface', () => {
+  const manifest = () => join(root, '.hub.yml');
+  const R = 'platform/gateway';
+  const repo = () => join(root, 'platform/gateway');
+  const cliJson = (args: string[], code = 0) => {
+    const r = runHub(['-c', manifest(), ...args, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    return r.json();
+  };
+  const surfaces = ['cli', 'mcp', 'http'] as const;
+  /** Ids, commit ids and the surface names in branch names differ; nothing else may. */
+  const norm = (v: unknown) => {
+    let text = JSON.stringify(stable(v, []));
+    text = text
+      .replace(/[0-9a-f]{40}/g, '<sha>')
+      .replace(/par-m-(cli|mcp|http)-into-[a-z-]+-[0-9a-f]{8}/g, '<id>');
+    for (const s of surfaces) text = text.split(`-${s}`).join('-<s>');
+    return JSON.parse(text);
+  };
+
+  it('enqueues, integrates, lists, promotes and rolls up alike', async () => {
+    git(repo(), ['branch', 'release-base']);
+    for (const s of surfaces) {
+      git(repo(), ['branch', `int-${s}`, 'main']);
+      git(repo(), ['branch', `rel-${s}`, 'main']);
+      git(repo(), ['checkout', '-q', '-b', `agent/par-m-${s}`, 'main']);
+      git(repo(), ['commit', '-q', '--allow-empty', '-m', 'work']);
+      git(repo(), ['checkout', '-q', 'main']);
+    }
+    const enq = (s: string) => ({ repository: R, branch: `agent/par-m-${s}`, into: `int-${s}` });
+    const queued = {
+      cli: cliJson([
+        'merge',
+        'enqueue',
+        '--repository',
+        R,
+        '--branch',
+        'agent/par-m-cli',
+        '--into',
+        'int-cli',
+      ]),
+      mcp: await callJson(mcp, 'hub_merge_enqueue', enq('mcp')),
+      http: (await call(server.base, 'POST', '/v3/ops/merges', { body: enq('http') })).json,
+    };
+    expect(queued.cli).toMatchObject({ created: true, merge: { status: 'queued' } });
+    expect(norm(queued.mcp)).toEqual(norm(queued.cli));
+    expect(norm(queued.http)).toEqual(norm(queued.cli));
+
+    const id = (s: keyof typeof queued) => queued[s].merge.merge_id as string;
+    const done = {
+      cli: cliJson(['merge', 'integrate', '--merge-id', id('cli')]),
+      mcp: await callJson(mcp, 'hub_merge_integrate', { merge_id: id('mcp') }),
+      http: (await call(server.base, 'POST', '/v3/ops/merges/integrate', { body: { merge_id: id('http') } }))
+        .json,
+    };
+    expect(done.cli.merge).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(norm(done.mcp)).toEqual(norm(done.cli));
+    expect(norm(done.http)).toEqual(norm(done.cli));
+
+    const list = {
+      cli: cliJson(['merge', 'status', '--repository', R, '--status', 'succeeded', '--limit', '2']),
+      mcp: await callJson(mcp, 'hub_merge_status', { repository: R, status: 'succeeded', limit: 2 }),
+      http: (await call(server.base, 'GET', `/v3/ops/merges?repository=${R}&status=succeeded&limit=2`)).json,
+    };
+    expect(list.cli).toMatchObject({ total: 3, offset: 0, next_offset: 2 });
+    expect(list.mcp).toEqual(list.cli);
+    expect(list.http).toEqual(list.cli);
+
+    const promoted = {
+      cli: cliJson(['merge', 'promote', '--merge-id', id('cli'), '--into', 'rel-cli']),
+      mcp: await callJson(mcp, 'hub_merge_promote', { merge_id: id('mcp'), into: 'rel-mcp' }),
+      http: (
+        await call(server.base, 'POST', '/v3/ops/merges/promote', {
+          body: { merge_id: id('http'), into: 'rel-http' },
+        })
+      ).json,
+    };
+    expect(promoted.cli).toMatchObject({ into: 'rel-cli', up_to_date: false });
+    expect(norm(promoted.mcp)).toEqual(norm(promoted.cli));
+    expect(norm(promoted.http)).toEqual(norm(promoted.cli));
+
+    const roll = (s: string) => ({
+      repository: R,
+      into: `roll-${s}`,
+      base: 'main',
+      branches: `agent/par-m-${s}`,
+    });
+    const rolled = {
+      cli: cliJson([
+        'merge',
+        'rollup',
+        '--repository',
+        R,
+        '--into',
+        'roll-cli',
+        '--base',
+        'main',
+        '--branch',
+        'agent/par-m-cli',
+      ]),
+      mcp: await callJson(mcp, 'hub_merge_rollup', roll('mcp')),
+      http: (await call(server.base, 'POST', '/v3/ops/merges/rollup', { body: roll('http') })).json,
+    };
+    expect(rolled.cli).toMatchObject({ created: true, merged: [{ branch: 'agent/par-m-cli' }] });
+    expect(norm(rolled.mcp)).toEqual(norm(rolled.cli));
+    expect(norm(rolled.http)).toEqual(norm(rolled.cli));
+  });
+
+  it('refuses a checked-out target alike, naming the checkout', async () => {
+    git(repo(), ['checkout', '-q', '-b', 'agent/par-m-main', 'main']);
+    git(repo(), ['commit', '-q', '--allow-empty', '-m', 'work']);
+    git(repo(), ['checkout', '-q', 'main']);
+    const q = cliJson([
+      'merge',
+      'enqueue',
+      '--repository',
+      R,
+      '--branch',
+      'agent/par-m-main',
+      '--into',
+      'main',
+    ]);
+    const body = { merge_id: q.merge.merge_id };
+    const cli = cliJson(['merge', 'integrate', '--merge-id', body.merge_id], 1);
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/merges/integrate', { body });
+    expect(viaHttp.status).toBe(409);
+    expect(cli.error).toMatchObject({
+      code: 'refused',
+      details: { rule: 'not_checked_out', worktrees: [repo()] },
+    });
+    expect(viaHttp.json).toEqual(cli);
+    const viaMcp = await rpcError(mcp.callTool({ name: 'hub_merge_integrate', arguments: body }), -32000);
+    expect(viaMcp.data).toEqual(cli.error);
+  });
+});

@@ -90,7 +90,7 @@ export {
 } from './concepts-schema.js';
 export { type IngestReport, ingestCodeOwners, type SeedReport, seedFromComponents } from './concepts-sync.js';
 export { recordAclEvent } from './events.js';
-export { checkGlob } from './glob/index.js';
+export { checkGlob, globMatches } from './glob/index.js';
 export { type GuardCheck, guardCheck, installGuard, uninstallGuard } from './guard.js';
 export { hookBlock, mergeHook, removeBlock, shQuote } from './guard-hook.js';
 export {

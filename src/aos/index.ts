@@ -1,4 +1,5 @@
 export { aclSubsystem, deadHolders } from './acl-subsystem.js';
+export { MERGE_PRESSURE_THRESHOLD, mergeSubsystem } from './merge-subsystem.js';
 export {
   type AgentRecovery,
   type Recoverer,

@@ -22,6 +22,7 @@ import { readManifestFile } from '../model/index.js';
 import { listRuns, openRun } from '../runs/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { aclSubsystem } from './acl-subsystem.js';
+import { mergeSubsystem } from './merge-subsystem.js';
 import { recoverAgents } from './recover.js';
 import { runsRecoverer, runsSubsystem } from './runs-subsystem.js';
 import { aosDoctor } from './status.js';
@@ -183,5 +184,31 @@ describe('aos recover', () => {
     expect(open.map((r) => r.run_id)).toEqual([alive.run.run_id]);
     const closed = (await listRuns(e.deps, { open: false }))[0]!;
     expect(closed).toMatchObject({ outcome: 'abandoned', closed_by: 'hub' });
+  });
+});
+
+describe('aos doctor on the merge queue', () => {
+  it('names stopped merges and long queues, with the command for each', async () => {
+    const e = await setup();
+    const at = e.deps.now().toISOString();
+    const m = (merge_id: string, status: string) => ({
+      merge_id,
+      repository: 'platform/identity',
+      source_branch: `agent/${merge_id}`,
+      target_branch: 'main',
+      status,
+      created_at: at,
+      updated_at: at,
+    });
+    await e.deps.store.write(
+      'merges/platform~identity',
+      { merges: [m('m1', 'queued'), m('m2', 'queued'), m('m3', 'running'), m('m4', 'conflict')] },
+      '""',
+    );
+    const doctor = await aosDoctor([mergeSubsystem(e.deps)], e.deps.now());
+    expect(doctor.findings.map((f) => [f.severity, f.code, f.subject, f.command])).toEqual([
+      ['warning', 'merge_conflict', 'm4', 'hub merge status --merge-id m4'],
+      ['info', 'merge_pressure', 'platform/identity', 'hub merge integrate --repository platform/identity'],
+    ]);
   });
 });

@@ -1,6 +1,32 @@
+export { type CommandSpec, commandArgv, redactOutput, runCommand } from './commands.js';
+export { AGENT_PLACEHOLDER, conflictFor, literalPattern } from './conflict-commands.js';
+export { type MergeDeps, type MergeTarget, readMerge } from './deps.js';
+export { MERGE_EVENT_KINDS, type MergeEventKind } from './events.js';
+export { checkedOutAt } from './git.js';
+export { integrateMerge } from './integrate.js';
+export { type PromoteResult, promoteMerge } from './promote.js';
 export {
+  DEFAULT_MERGE_PAGE,
+  type EnqueueResult,
+  FINISHED_STATUSES,
+  findMerge,
+  listMerges,
+  MAX_FINISHED_MERGES,
+  type MergeList,
+  type MergeResult,
+  MergeResultSchema,
+  type MergeSummary,
+  mergeSummary,
+  RETRYABLE_STATUSES,
+  type Transition,
+  TransitionSchema,
+  transitionMerge,
+} from './queue.js';
+export {
+  type CommandRun,
   MERGE_STATUSES,
   MERGES_COLLECTION,
+  type MergeConflict,
   type MergeRequest,
   MergeRequestSchema,
   type MergeStatus,
@@ -10,4 +36,15 @@ export {
   mergesDocument,
   PENDING_MERGE_STATUSES,
   readAllMerges,
+  type Validation,
 } from './records.js';
+export { checkEnqueue, type EnqueueRequest, recordEnqueue, retryMerge } from './requests.js';
+export {
+  MAX_ROLLUP_BRANCHES,
+  type RollupConflicted,
+  type RollupMerged,
+  type RollupResult,
+  type RollupSkipped,
+  rollupBranches,
+} from './rollup.js';
+export { type MergeConfig, type MergeSettings, mergeSettings } from './settings.js';

@@ -21,6 +21,55 @@ export type MergeStatus = (typeof MERGE_STATUSES)[number];
 /** The states that count as pressure on a repository's queue: work that has not landed nor stopped. */
 export const PENDING_MERGE_STATUSES: readonly MergeStatus[] = ['queued', 'running'];
 
+/** One command's run: its argv, how it ended and the tail of its output (secrets redacted). */
+export const CommandRunSchema = z.looseObject({
+  name: z.string().optional(),
+  argv: z.array(z.string()),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  stdout: z.string(),
+  stderr: z.string(),
+});
+export type CommandRun = z.infer<typeof CommandRunSchema>;
+
+/** The validators' verdict: ok when every command exited 0 (the first failure stops the rest). */
+export const ValidationSchema = z.looseObject({
+  ok: z.boolean(),
+  commands: z.array(CommandRunSchema).default([]),
+});
+export type Validation = z.infer<typeof ValidationSchema>;
+
+/** A conflict: the sorted unmerged paths, what happened, and the hub commands an agent runs to take it. */
+export const ConflictSchema = z.looseObject({
+  files: z.array(z.string()),
+  message: z.string(),
+  /** `hub branch allocate`, `lease acquire`, `worktree create`, `claim declare` and `merge enqueue` lines. */
+  acl_commands: z.array(z.string()).default([]),
+  /** The git steps in the new worktree between those commands. */
+  resolve_steps: z.array(z.string()).default([]),
+});
+export type MergeConflict = z.infer<typeof ConflictSchema>;
+
+/** Conflicted generated files rebuilt by `merge.regenerate` rules. */
+export const RegeneratedSchema = z.looseObject({
+  files: z.array(z.string()),
+  /** The side each file was taken from before the commands ran (`ours` = the target). */
+  side: z.enum(['ours', 'theirs']),
+  commands: z.array(CommandRunSchema).default([]),
+});
+export type Regenerated = z.infer<typeof RegeneratedSchema>;
+
+/** One promotion of a succeeded merge's target into another branch. */
+export const PromotionSchema = z.looseObject({
+  into: z.string(),
+  commit_sha: z.string(),
+  /** The target branch commit that was merged into `into`. */
+  from_sha: z.string(),
+  at: z.string(),
+});
+export type Promotion = z.infer<typeof PromotionSchema>;
+
 // Stored records are loose: keys written by later builds or other tools survive a read-modify-write.
 export const MergeRequestSchema = z.looseObject({
   merge_id: z.string().min(1),
@@ -31,6 +80,28 @@ export const MergeRequestSchema = z.looseObject({
   status: z.enum(MERGE_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),
+  node_id: z.string().optional(),
+  graph_id: z.string().optional(),
+  agent_id: z.string().optional(),
+  /** Heads of both branches when the request was enqueued. */
+  source_sha: z.string().optional(),
+  target_sha: z.string().optional(),
+  /** The target commit the last integration started from, and the merge commit it moved the target to. */
+  base_sha: z.string().optional(),
+  commit_sha: z.string().optional(),
+  /** Integrations started (retries included). */
+  attempts: z.number().int().min(0).default(0),
+  started_at: z.string().optional(),
+  finished_at: z.string().optional(),
+  /** Who is integrating (`<host>:<pid>`), while running. */
+  integrator: z.string().optional(),
+  error_message: z.string().optional(),
+  /** True when the failure may pass on a retry (the target moved meanwhile, a branch was checked out). */
+  retryable: z.boolean().optional(),
+  conflict: ConflictSchema.optional(),
+  validation: ValidationSchema.optional(),
+  regenerated: RegeneratedSchema.optional(),
+  promotions: z.array(PromotionSchema).optional(),
 });
 export type MergeRequest = z.infer<typeof MergeRequestSchema>;
 

@@ -31,11 +31,17 @@ coordination:
   #     command: [npm, install]          # argv, run without a shell
 
 merge:
+  # Commands run (no shell) in the temporary merge worktree before a merge counts as succeeded.
+  validators: []
+  # validators:
+  #   - [npm, test]
+  #   - 'npm run lint -- --max-warnings 0'  # a string is split into words, never given to a shell
   # Rebuild conflicted generated files when every conflicted path matches the patterns.
   regenerate: []
   # regenerate:
   #   - patterns: ['package-lock.json']
   #     command: [npm, install, --package-lock-only]
+  timeout_ms: 600000                  # default timeout of one validator or regenerate command
 
 workspace:
   dedupe:

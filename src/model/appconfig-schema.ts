@@ -128,19 +128,61 @@ export const CoordinationConfigSchema = z.strictObject({
     .optional(),
 });
 
-const RegenerateRuleSchema = z.strictObject({
-  patterns: z
-    .array(z.string().min(1))
-    .min(1)
-    .describe('Globs; the rule applies when every conflicted path matches.'),
-  command: z.array(z.string()).min(1).describe('Command (argv, no shell) that rebuilds the generated files.'),
-});
+/** A command hub runs without a shell: an argv list, or a string split into words as a shell would (no operators). */
+const MergeCommandSchema = z.union([z.array(z.string()).min(1), z.string().min(1)]);
+
+const commandTimeout = z
+  .number()
+  .int()
+  .positive()
+  .max(3_600_000)
+  .optional()
+  .describe('Timeout of the command in milliseconds (default merge.timeout_ms).');
+
+const RegenerateRuleSchema = z
+  .strictObject({
+    pattern: z.string().min(1).optional().describe('Glob of repository-relative paths (picomatch).'),
+    patterns: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe('Globs; the rule applies when every conflicted path matches.'),
+    command: MergeCommandSchema.describe(
+      'Command (argv list, or a string split without a shell) that rebuilds the generated files.',
+    ),
+    timeout_ms: commandTimeout,
+  })
+  .refine((r) => r.pattern !== undefined || r.patterns !== undefined, {
+    message: 'a regenerate rule needs pattern or patterns',
+  });
+
+const ValidatorSchema = z.union([
+  MergeCommandSchema,
+  z.strictObject({
+    name: z.string().min(1).optional().describe('Name shown in reports (default: the command).'),
+    command: MergeCommandSchema.describe('Command (argv list, or a string split without a shell).'),
+    timeout_ms: commandTimeout,
+  }),
+]);
 
 export const MergeConfigSchema = z.strictObject({
+  validators: z
+    .array(ValidatorSchema)
+    .default(() => [])
+    .describe(
+      'Commands run in the temporary merge worktree before a merge counts as succeeded (no shell; first failure stops).',
+    ),
   regenerate: z
     .array(RegenerateRuleSchema)
     .default(() => [])
     .describe('Rebuilds conflicted generated files in the temporary merge worktree.'),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .max(3_600_000)
+    .default(600_000)
+    .describe('Default timeout of one validator or regenerate command in milliseconds.'),
 });
 
 export const WorkspaceConfigSchema = z.strictObject({

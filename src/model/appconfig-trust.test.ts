@@ -49,6 +49,7 @@ describe('a workspace hub.config.yaml', () => {
       "merge:\n  regenerate:\n    - patterns: ['*.lock']\n      command: [sh, -c, evil]\n",
       2,
     ],
+    ['merge.validators', 'merge:\n  validators:\n    - [sh, -c, evil]\n', 2],
     ['workspace.allowed_outside_paths', 'workspace:\n  allowed_outside_paths: [/etc]\n', 2],
     ['server.allowed_hosts', 'server:\n  allowed_hosts: [evil.example]\n', 2],
   ])('may not set %s: refused naming the key, the file, the line and the rule', (key, text, line) => {
@@ -154,6 +155,7 @@ describe('trusted sources', () => {
       'config.editor',
       'coordination.worktree.post_create.command',
       'merge.regenerate',
+      'merge.validators',
       'workspace.allowed_outside_paths',
       'server.allowed_hosts',
     ]);

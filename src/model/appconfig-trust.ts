@@ -18,6 +18,7 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     what: 'a command run after a worktree is created',
   },
   { key: 'merge.regenerate', path: ['merge', 'regenerate'], what: 'commands run in the merge worktree' },
+  { key: 'merge.validators', path: ['merge', 'validators'], what: 'commands run to validate a merge' },
   {
     key: 'workspace.allowed_outside_paths',
     path: ['workspace', 'allowed_outside_paths'],

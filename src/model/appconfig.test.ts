@@ -50,7 +50,7 @@ describe('defaults', () => {
         allowed_branch_prefixes: ['agent/'],
         worktree_per_task: false,
       },
-      merge: { regenerate: [] },
+      merge: { validators: [], regenerate: [], timeout_ms: 600000 },
       workspace: {
         dedupe: { enabled: false },
         ui_ignore_hidden: true,

@@ -1,6 +1,7 @@
 import {
   type AosSubsystem,
   aclSubsystem,
+  mergeSubsystem,
   type Recoverer,
   runsRecoverer,
   runsSubsystem,
@@ -15,7 +16,7 @@ import { worktreeDeps } from './worktree-ops.js';
  */
 export function aosSubsystems(ctx: OpContext): AosSubsystem[] {
   const deps = worktreeDeps(ctx);
-  return [aclSubsystem(deps), semanticSubsystem(deps), runsSubsystem(deps)];
+  return [aclSubsystem(deps), semanticSubsystem(deps), mergeSubsystem(deps), runsSubsystem(deps)];
 }
 
 /** What `aos recover` asks the other rooms to give back for a dead agent (tasks, runs), by room. */

@@ -119,6 +119,19 @@ export const OPERATION_MODULES = {
     const m = await import('./policy-ops.js');
     return [m.policyEval, m.policySet, m.policyList, m.policyShow];
   },
+  merge: async (): Promise<AnyOperation[]> => {
+    const m = await import('./merge-ops.js');
+    const f = await import('./merge-flow-ops.js');
+    return [
+      m.mergeEnqueue,
+      m.mergeStatus,
+      m.mergeIntegrate,
+      m.mergeRetry,
+      f.mergePromote,
+      f.mergeRollup,
+      m.mergeTransition,
+    ];
+  },
   aos: async (): Promise<AnyOperation[]> => {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosRecoverOp, m.aosHeartbeatOp];

@@ -34,6 +34,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   route: 'Request classes: route an ask to a class of work by its words; add, list and show classes.',
   lane: "Lanes: promote or demote request classes' tiers from their runs' outcomes.",
   policy: 'Named policies: ordered rules that decide allow, deny or require_approval for an input.',
+  merge:
+    'Merge queue: enqueue, integrate in a temporary worktree (validated), retry, promote, rollup, status.',
 };
 
 export interface LeafAction {

@@ -1,0 +1,272 @@
+import * as z from 'zod';
+import { checkAgentId } from '../acl/index.js';
+import { ValidationError } from '../infra/index.js';
+import {
+  checkEnqueue,
+  type EnqueueResult,
+  integrateMerge,
+  listMerges,
+  MERGE_STATUSES,
+  type MergeList,
+  type MergeRequest,
+  recordEnqueue,
+  retryMerge,
+  TransitionSchema,
+  transitionMerge,
+} from '../merge/index.js';
+import { aclFields } from './acl-deps.js';
+import { applyWhereStored } from './apply-where-stored.js';
+import { coordDeps } from './coord-deps.js';
+import { table } from './format.js';
+import {
+  mergeDeps,
+  mergeFields,
+  mergeTarget,
+  TRANSITION_ROUTE,
+  targetOfMerge,
+  transitionTarget,
+} from './merge-deps.js';
+import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+
+const ENQUEUE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/merges', input: 'body' };
+const SHA = z
+  .string()
+  .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'a full commit id')
+  .optional();
+
+/** One line per request: id, status, what into what, where. */
+export const mergeLine = (m: MergeRequest) =>
+  `${m.merge_id} [${m.status}] ${m.repository}: ${m.source_branch} -> ${m.target_branch}${m.commit_sha ? ` at ${m.commit_sha.slice(0, 12)}` : ''}`;
+
+/** The request's outcome for people: conflict files and the commands that take it, a failed validator, an error. */
+export function outcomeLines(m: MergeRequest): string[] {
+  const out = [mergeLine(m)];
+  if (m.conflict) {
+    out.push(`  conflict: ${m.conflict.message}`, ...m.conflict.files.map((f) => `    ${f}`));
+    out.push('  to take it:', ...m.conflict.acl_commands.map((c) => `    ${c}`));
+    out.push(...m.conflict.resolve_steps.map((c) => `    ${c}`));
+  }
+  if (m.regenerated && m.status !== 'conflict') out.push(`  regenerated: ${m.regenerated.files.join(', ')}`);
+  const failed = m.validation && !m.validation.ok ? m.validation.commands.at(-1) : undefined;
+  if (failed) {
+    out.push(
+      `  validator failed: ${failed.argv.join(' ')} (${failed.timed_out ? 'timed out' : `exit ${failed.exit_code ?? failed.signal}`})`,
+    );
+    const tail = (failed.stderr || failed.stdout).trimEnd().split('\n').slice(-10);
+    out.push(...tail.map((l) => `    ${l}`));
+  }
+  if (m.error_message) out.push(`  ${m.retryable ? 'failed (retryable)' : 'failed'}: ${m.error_message}`);
+  return out;
+}
+
+/** A request that did not land is a finding: the CLI exits 1, the other surfaces answer with the record. */
+const notLanded = (r: { merge: MergeRequest }) => (r.merge.status === 'succeeded' ? 0 : 1);
+
+export const mergeEnqueue = defineOp({
+  id: 'merge.enqueue',
+  summary: 'Queue a branch to be merged into a target branch of a repository (both must exist).',
+  description:
+    'Both branches are checked in the checkout: the source must exist, the target too (the error says how to ' +
+    'make it). The same source already queued or running into the same target is returned (created: false). ' +
+    'Records merges/<repo key> atomically and a MergeEnqueued event (source merge).',
+  input: z.strictObject({
+    repository: aclFields.repository,
+    branch: z.string().min(1).describe('Source branch to merge.'),
+    into: mergeFields.into,
+    node_id: z.string().min(1).max(200).optional().describe('Task graph node the branch belongs to.'),
+    graph_id: z.string().min(1).max(200).optional().describe('Task graph of that node.'),
+    agent_id: aclFields.agent_id.optional().describe('Agent whose work the branch is.'),
+    git: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Check both branches in the checkout (default true); false (--no-git) records the request only, for a caller that checked them.',
+      ),
+    source_sha: SHA.describe('With --no-git: the source head the caller saw.'),
+    target_sha: SHA.describe('With --no-git: the target head the caller saw.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<EnqueueResult> => {
+    const target = await mergeTarget(ctx, input.repository);
+    if (input.agent_id !== undefined) checkAgentId(input.agent_id);
+    const req = {
+      source_branch: input.branch,
+      target_branch: input.into,
+      ...(input.node_id === undefined ? {} : { node_id: input.node_id }),
+      ...(input.graph_id === undefined ? {} : { graph_id: input.graph_id }),
+      ...(input.agent_id === undefined ? {} : { agent_id: input.agent_id }),
+    };
+    let heads: { source_sha?: string; target_sha?: string };
+    if (input.git) {
+      for (const field of ['source_sha', 'target_sha'] as const)
+        if (input[field] !== undefined)
+          throw new ValidationError(`${field}: only with --no-git (otherwise hub reads it in the checkout)`, {
+            field,
+            rule: 'only_without_git',
+          });
+      heads = await checkEnqueue(target, req);
+    } else {
+      heads = {
+        ...(input.source_sha ? { source_sha: input.source_sha } : {}),
+        ...(input.target_sha ? { target_sha: input.target_sha } : {}),
+      };
+    }
+    const body = {
+      repository: target.id,
+      branch: input.branch,
+      into: input.into,
+      ...req,
+      git: false,
+      ...heads,
+    };
+    delete (body as Record<string, unknown>).source_branch;
+    delete (body as Record<string, unknown>).target_branch;
+    return applyWhereStored(ctx, ENQUEUE_ROUTE, body, (deps) =>
+      recordEnqueue(deps, target, { ...req, ...heads }),
+    );
+  },
+  cli: {
+    command: 'merge enqueue',
+    human: (r) => `${r.created ? 'queued' : 'already queued'} ${mergeLine(r.merge)}`,
+  },
+  mcp: { tool: 'hub_merge_enqueue' },
+  http: [ENQUEUE_ROUTE],
+});
+
+export const mergeStatus = defineOp({
+  id: 'merge.status',
+  summary: 'List merge requests in queue order, by repository, status or id, a page at a time.',
+  description:
+    'A pure read. Requests of every repository unless --repository; --limit (default 100) and --offset page ' +
+    'through them (next_offset names the next page, null on the last).',
+  input: z.strictObject({
+    repository: aclFields.repository.optional().describe('Only this repository (project/repo, . or self).'),
+    status: z
+      .enum(MERGE_STATUSES)
+      .optional()
+      .describe(`Only this status: ${MERGE_STATUSES.join(', ')}.`),
+    merge_id: mergeFields.merge_id.optional().describe('Only this request.'),
+    limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size (default 100).'),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Requests to skip (next_offset of the last page).'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<MergeList> => {
+    const target = input.repository === undefined ? undefined : await mergeTarget(ctx, input.repository);
+    return listMerges(coordDeps(ctx), {
+      ...(target ? { repository: target.id, key: target.key } : {}),
+      status: input.status,
+      merge_id: input.merge_id,
+      offset: input.offset,
+      limit: input.limit,
+    });
+  },
+  cli: {
+    command: 'merge status',
+    human: (r) =>
+      r.merges.length === 0
+        ? 'no merge requests'
+        : `${table(
+            r.merges.map((m) => [
+              m.merge_id,
+              m.status,
+              m.repository,
+              m.source_branch,
+              m.target_branch,
+              m.updated_at,
+            ]),
+            ['MERGE', 'STATUS', 'REPOSITORY', 'BRANCH', 'INTO', 'UPDATED'],
+          )}\n${r.merges.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
+  },
+  mcp: { tool: 'hub_merge_status' },
+  http: [{ method: 'GET', route: '/v3/ops/merges', input: 'query' }],
+});
+
+export const mergeIntegrate = defineOp({
+  id: 'merge.integrate',
+  summary: 'Integrate a queued merge in a temporary worktree: merge, validate, then move the target ref.',
+  description:
+    'Takes --merge-id, or the oldest queued request of --repository. Refused (409, naming the worktrees) while ' +
+    'the target branch is checked out anywhere. The request is claimed atomically (running), merged with ' +
+    'git merge --no-ff in a temporary worktree at the target head, merge.validators run there without a shell, ' +
+    'and the target ref moves by compare-and-swap. A conflict every path of which merge.regenerate covers is ' +
+    'rebuilt; any other ends conflict with its files and the commands to take it. No checkout is touched.',
+  input: z.strictObject({
+    merge_id: mergeFields.merge_id.optional(),
+    repository: aclFields.repository
+      .optional()
+      .describe('Repository (project/repo, . or self); without --merge-id its oldest queued request.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<{ merge: MergeRequest }> => {
+    if (input.merge_id === undefined && input.repository === undefined)
+      throw new ValidationError('merge_id: give --merge-id, or --repository for its oldest queued request', {
+        field: 'merge_id',
+        rule: 'merge_id or repository',
+      });
+    const { target } =
+      input.merge_id === undefined
+        ? { target: await mergeTarget(ctx, input.repository!) }
+        : await targetOfMerge(ctx, input.merge_id, input.repository);
+    return { merge: await integrateMerge(mergeDeps(ctx), target, { merge_id: input.merge_id }) };
+  },
+  cli: {
+    command: 'merge integrate',
+    human: (r) => outcomeLines(r.merge).join('\n'),
+    exitCode: (r) => notLanded(r),
+  },
+  mcp: { tool: 'hub_merge_integrate' },
+  http: [{ method: 'POST', route: '/v3/ops/merges/integrate', input: 'body' }],
+});
+
+export const mergeRetry = defineOp({
+  id: 'merge.retry',
+  summary: 'Put a failed, conflicted or invalid merge back in the queue and integrate it again.',
+  description:
+    'Also takes back a request left running by an integrator process of this machine that no longer exists (an ' +
+    'agent killed mid-merge). Refused while the target is checked out anywhere; the request then keeps its state.',
+  input: z.strictObject({
+    merge_id: mergeFields.merge_id,
+    repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<{ merge: MergeRequest }> => {
+    const { target } = await targetOfMerge(ctx, input.merge_id, input.repository);
+    return { merge: await retryMerge(mergeDeps(ctx), target, input.merge_id) };
+  },
+  cli: {
+    command: 'merge retry',
+    human: (r) => outcomeLines(r.merge).join('\n'),
+    exitCode: (r) => notLanded(r),
+  },
+  mcp: { tool: 'hub_merge_retry' },
+  http: [{ method: 'POST', route: '/v3/ops/merges/retry', input: 'body' }],
+});
+
+export const mergeTransition = defineOp({
+  id: 'merge.transition',
+  summary:
+    'Apply one merge request state change where the queue is kept (the http state backend sends them).',
+  description:
+    'Internal: integrators on other machines claim, finish, requeue and record promotions through this route so ' +
+    'the change is atomic on the server. Only the state changes; no git runs here.',
+  input: z.strictObject({
+    repository: z.string().min(1).describe('Repository id (project/repo or self).'),
+    ...TransitionSchema.shape,
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<MergeRequest> => {
+    const { repository, ...t } = input;
+    return transitionMerge(coordDeps(ctx), transitionTarget(repository), t);
+  },
+  http: [TRANSITION_ROUTE],
+});
