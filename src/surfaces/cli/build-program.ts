@@ -29,6 +29,9 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'A git pre-commit hook that warns about (or stops) commits touching paths other agents claim.',
   semantic:
     'Concepts: which paths of a repository implement what (declare, query, owners, conflicts, ingest, seed).',
+  task: 'Task graphs: create, expand from an outline, ready, start, complete, block, cancel, requeue, bind-acl.',
+  schedule: 'The scheduler: the next ready node for an agent (started for it), status, and its policy.',
+  'schedule policy': 'The scheduling policy: weights, merge-queue threshold and penalty, fairness window.',
 };
 
 export interface LeafAction {
