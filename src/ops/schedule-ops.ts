@@ -155,7 +155,7 @@ export const schedulePolicyShow = defineOp({
 });
 
 const weightField = (name: string) =>
-  z
+  z.coerce
     .number()
     .min(POLICY_RANGES.weight.min)
     .max(POLICY_RANGES.weight.max)
@@ -173,20 +173,20 @@ export const schedulePolicySet = defineOp({
     affinity: weightField('affinity'),
     cost: weightField('cost'),
     fairness: weightField('fairness'),
-    merge_queue_threshold: z
+    merge_queue_threshold: z.coerce
       .number()
       .int()
       .min(POLICY_RANGES.merge_queue_threshold.min)
       .max(POLICY_RANGES.merge_queue_threshold.max)
       .optional()
       .describe('Queued or running merges from which a repository counts as pressured (whole, 1 to 10000).'),
-    merge_pressure_penalty: z
+    merge_pressure_penalty: z.coerce
       .number()
       .min(POLICY_RANGES.merge_pressure_penalty.min)
       .max(POLICY_RANGES.merge_pressure_penalty.max)
       .optional()
       .describe('Points a pressured repository loses (0 to 1000000).'),
-    fairness_window: z
+    fairness_window: z.coerce
       .number()
       .int()
       .min(POLICY_RANGES.fairness_window.min)
