@@ -28,8 +28,8 @@ export const TASK_LIMITS = {
   acceptance_items: 50,
   /** Claim patterns of one node. */
   patterns_per_node: 50,
-  /** Bytes of an outline (file, stdin or inline text). */
-  outline_bytes: 2 * 1024 * 1024,
+  /** Bytes of an outline (file, stdin or inline text): what one operation request carries (MAX_INPUT_BYTES). */
+  outline_bytes: 1024 * 1024,
   /** Bytes of a graph document as compact JSON (the http backend carries up to 8 MiB). */
   graph_bytes: 6 * 1024 * 1024,
   /** Absolute value of a priority. */
