@@ -34,7 +34,13 @@ const { values } = parseArgs({
 const N = Number(values.nodes);
 const G = Number(values.graphs);
 const RUNS = Number(values.runs);
-const REPOS = ['platform/identity', 'platform/gateway', 'platform/cloud-infra', 'storefront/web', 'storefront/catalog'];
+const REPOS = [
+  'platform/identity',
+  'platform/gateway',
+  'platform/cloud-infra',
+  'storefront/web',
+  'storefront/catalog',
+];
 
 async function bundle(dir) {
   const { build } = await import('esbuild');
@@ -98,7 +104,17 @@ function graphDoc(tasks, id, n, seed) {
     });
   }
   tasks.refreshReady(nodes, at);
-  return { graph: { graph_id: id, title: `Graph ${id}`, acceptance: [], status: 'active', created_at: at, updated_at: at }, nodes };
+  return {
+    graph: {
+      graph_id: id,
+      title: `Graph ${id}`,
+      acceptance: [],
+      status: 'active',
+      created_at: at,
+      updated_at: at,
+    },
+    nodes,
+  };
 }
 
 /** Median ms of `fn` over RUNS runs after 2 untimed ones. */
@@ -144,11 +160,16 @@ await runBench('schedule-next', async ({ cleanup }) => {
   const dry_ms = await timed(() => tasks.scheduleNext(deps, { agent_id: 'bench', dry_run: true }, []));
   let agent = 0;
   const start_ms = await timed(() => tasks.scheduleNext(deps, { agent_id: `bench-${agent++}` }, []));
-  progress(`in process: read ${read_json_ms} ms, read+parse ${read_parse_ms} ms, next dry ${dry_ms} ms, start ${start_ms} ms`);
+  progress(
+    `in process: read ${read_json_ms} ms, read+parse ${read_parse_ms} ms, next dry ${dry_ms} ms, start ${start_ms} ms`,
+  );
 
   // The cycle check of one 10,000-node graph as stored, and of a chain 10,000 deep.
   const big = graphDoc(tasks, 'one', N, 7).nodes;
-  const chain = Array.from({ length: N }, (_, i) => ({ node_id: `c${i}`, depends_on: i ? [`c${i - 1}`] : [] })).reverse();
+  const chain = Array.from({ length: N }, (_, i) => ({
+    node_id: `c${i}`,
+    depends_on: i ? [`c${i - 1}`] : [],
+  })).reverse();
   const cycle_ms = await timed(() => tasks.findCycle(big));
   const checks_ms = await timed(() => {
     tasks.checkGraphLimits(big, 'one');
@@ -164,7 +185,10 @@ await runBench('schedule-next', async ({ cleanup }) => {
     {
       node_parse: {
         command: process.execPath,
-        args: ['-e', `const fs=require('fs');for(const f of ${JSON.stringify(files)})JSON.parse(fs.readFileSync(f,'utf8'))`],
+        args: [
+          '-e',
+          `const fs=require('fs');for(const f of ${JSON.stringify(files)})JSON.parse(fs.readFileSync(f,'utf8'))`,
+        ],
         env: process.env,
       },
       ready: hubCase([...c, 'task', 'ready', '--limit', '1', '--json'], env),

@@ -12,7 +12,6 @@ import {
   MAP_PAGE_MAX,
   openCommitCache,
   type PackDeps,
-  type PackRequest,
   pickObjective,
   producePack,
   REPOMIX_PROFILES,
