@@ -119,14 +119,23 @@ function graphDoc(tasks, id, n, seed) {
 
 /** Median ms of `fn` over RUNS runs after 2 untimed ones. */
 async function timed(fn, runs = RUNS) {
-  for (let i = 0; i < 2; i++) await fn();
-  const xs = [];
-  for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    await fn();
-    xs.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  return median(xs);
+  const r = await interleaved({ fn }, runs);
+  return r.fn;
+}
+
+/**
+ * Median ms of each function, timed in rounds (each function once per round, after 2 untimed rounds), so drift in
+ * the machine's load (it is shared) touches every function alike.
+ */
+async function interleaved(fns, runs = RUNS) {
+  const xs = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (let i = 0; i < runs + 2; i++)
+    for (const [name, fn] of Object.entries(fns)) {
+      const t = process.hrtime.bigint();
+      await fn();
+      if (i >= 2) xs[name].push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  return Object.fromEntries(Object.entries(xs).map(([k, v]) => [k, median(v)]));
 }
 
 await runBench('schedule-next', async ({ cleanup }) => {
@@ -155,11 +164,14 @@ await runBench('schedule-next', async ({ cleanup }) => {
   const readJson = async () => {
     for (const id of ids) await store.read(`tasks/${id}`);
   };
-  const read_json_ms = await timed(readJson);
-  const read_parse_ms = await timed(readParse);
-  const dry_ms = await timed(() => tasks.scheduleNext(deps, { agent_id: 'bench', dry_run: true }, []));
   let agent = 0;
-  const start_ms = await timed(() => tasks.scheduleNext(deps, { agent_id: `bench-${agent++}` }, []));
+  const t = await interleaved({
+    read_json: readJson,
+    read_parse: readParse,
+    dry: () => tasks.scheduleNext(deps, { agent_id: 'bench', dry_run: true }, []),
+    start: () => tasks.scheduleNext(deps, { agent_id: `bench-${agent++}` }, []),
+  });
+  const { read_json: read_json_ms, read_parse: read_parse_ms, dry: dry_ms, start: start_ms } = t;
   progress(
     `in process: read ${read_json_ms} ms, read+parse ${read_parse_ms} ms, next dry ${dry_ms} ms, start ${start_ms} ms`,
   );
