@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { createContext, invoke } from '../src/ops/index.js';
 import { scheduleNextOp } from '../src/ops/schedule-ops.js';
+import { taskBindAcl } from '../src/ops/task-bind-ops.js';
 import { taskCreate, taskExpand } from '../src/ops/task-ops.js';
 import { taskComplete } from '../src/ops/task-transition-ops.js';
-import { createTempDir, removeTempDir } from './fixtures/index.js';
+import { createTempDir, git, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { connectHub } from './mcp-client.js';
 
@@ -100,6 +101,57 @@ describe('concurrent writers of one graph on a server', () => {
     const picked = results.map((r) => r.decisions[0]!.node_id);
     expect(new Set(picked).size).toBe(5);
     expect(Object.values(statuses('sched')).filter((s) => s === 'running')).toHaveLength(5);
+  });
+});
+
+describe('bind-acl through the http backend', () => {
+  const branches = (root: string) => git(join(root, 'platform', 'identity'), ['branch', '--list', 'agent/*']);
+
+  it('makes the branch and worktree in the client checkout and records lease, claim and binding on the server', async () => {
+    await invoke(taskCreate, httpCtx(), {
+      title: 'Bind',
+      graph_id: 'bind',
+      outline: JSON.stringify([
+        { title: 'api', repository: 'platform/identity', patterns: ['services/**'] },
+        { title: 'sdk', repository: 'platform/identity', patterns: ['packages/**'] },
+      ]),
+    });
+    const r = (await invoke(taskBindAcl, httpCtx(), {
+      graph_id: 'bind',
+      node_id: 'api',
+      agent_id: 'hb',
+    })) as {
+      bound: boolean;
+      acl: { branch: string; lease_id: string; worktree_path: string; claim_ids: string[] };
+    };
+    expect(r.bound).toBe(true);
+    expect(branches(client.root)).toContain('agent/bind.api');
+    expect(branches(server.root)).toBe('');
+    expect(r.acl.worktree_path.startsWith(client.root)).toBe(true);
+    const node = JSON.parse(readFileSync(join(server.root, '.hub', 'tasks', 'bind.json'), 'utf8')).nodes[0];
+    expect(node.acl).toMatchObject({ lease_id: r.acl.lease_id, claim_ids: r.acl.claim_ids });
+    const leases = (await call(srv.base, 'GET', '/v3/ops/leases?agent_id=hb')).json.leases;
+    expect(leases.map((l: { lease_id: string }) => l.lease_id)).toEqual([r.acl.lease_id]);
+  });
+
+  it('gives back lease, worktree and branch when the claim is refused on the server', async () => {
+    await post('/v3/ops/claims', {
+      repository: 'platform/identity',
+      agent_id: 'other',
+      patterns: ['packages/**'],
+    });
+    const e = await invoke(taskBindAcl, httpCtx(), {
+      graph_id: 'bind',
+      node_id: 'sdk',
+      agent_id: 'hb2',
+    }).catch((x: unknown) => x as { code: string; details: { step: string; released: string[] } });
+    expect(e).toMatchObject({ code: 'refused', details: { step: 'claim' } });
+    expect((e as { details: { released: string[] } }).details.released).toHaveLength(3);
+    expect(branches(client.root)).not.toContain('agent/bind.sdk');
+    const leases = (await call(srv.base, 'GET', '/v3/ops/leases?agent_id=hb2')).json.leases;
+    expect(leases).toEqual([]);
+    const node = JSON.parse(readFileSync(join(server.root, '.hub', 'tasks', 'bind.json'), 'utf8')).nodes[1];
+    expect(node.acl).toBeUndefined();
   });
 });
 

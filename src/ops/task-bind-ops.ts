@@ -9,7 +9,6 @@ import {
   releaseClaims,
   releaseLease,
   resolveRepository,
-  touchAgent,
 } from '../acl/index.js';
 import { HubError, toHubError } from '../infra/index.js';
 import { checkBindable, readNode, recordBinding, type TaskAcl, type TaskNode } from '../taskgraph/index.js';
@@ -227,8 +226,8 @@ export const taskBindAcl = defineOp({
     const out = { graph_id: node.graph_id, node_id: node.node_id, plan };
     if (input.dry_run) return { ...out, dry_run: true, bound: false, acl: existing ?? null, node };
     if (existing) return { ...out, dry_run: false, bound: false, acl: existing, node };
+    // The ACL steps touched the agent in the registry already.
     const bound = await perform(ctx, node, target, plan, input);
-    await touchAgent(aclDeps(ctx), input.agent_id);
     return { ...out, dry_run: false, bound: true, acl: bound.acl ?? null, node: bound };
   },
   cli: {
