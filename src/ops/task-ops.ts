@@ -118,7 +118,7 @@ export const taskExpand = defineOp({
     'context_budget?}; depends_on names node ids of the graph, or titles unique in the outline. In indented text ' +
     'each line depends on the nearest shallower line above it; leading - * + bullets are stripped. Node ids are ' +
     'given or the title slug, numbered on collision. Cycles and unknown dependencies are refused and nothing is ' +
-    `written. Bounds: ${TASK_LIMITS.outline_bytes} bytes of outline, ${TASK_LIMITS.nodes_per_graph} nodes per graph, ` +
+    `written. Bounds: ${TASK_LIMITS.outline_bytes / 1024 / 1024} MiB of outline, ${TASK_LIMITS.nodes_per_graph} nodes per graph, ` +
     `${TASK_LIMITS.depends_on_per_node} dependencies per node.`,
   input: z.strictObject({ graph_id: taskFields.graph_id, ...outlineFields }),
   gate: 'active',
