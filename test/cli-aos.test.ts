@@ -133,4 +133,13 @@ describe('aos: the agent operating view', () => {
       expect.arrayContaining(['aos:AgentRecovered', 'acl:WorktreeDestroyed', 'acl:LeaseReleased']),
     );
   });
+
+  it('previews, on every surface alike, what the scheduler would give an agent, and says when nothing is ready', async () => {
+    const cli = hub('aos', 'next', '--agent-id', 'alive');
+    expect(cli).toMatchObject({ mode: 'preview', agent_id: 'alive', bind: null, next_commands: [] });
+    expect(cli.schedule.decisions).toEqual([]);
+    expect(unstamped(await callJson(mcp, 'hub_aos_next', { agent_id: 'alive' }))).toEqual(unstamped(cli));
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/aos/next', { body: { agent_id: 'alive' } });
+    expect(unstamped(viaHttp.json)).toEqual(unstamped(cli));
+  });
 });

@@ -140,6 +140,18 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'merge.retry': { cli: 'merge retry', mcp: 'hub_merge_retry', http: 'POST /v3/ops/merges/retry' },
   'merge.promote': { cli: 'merge promote', mcp: 'hub_merge_promote', http: 'POST /v3/ops/merges/promote' },
   'merge.rollup': { cli: 'merge rollup', mcp: 'hub_merge_rollup', http: 'POST /v3/ops/merges/rollup' },
+  'task.create': { cli: 'task create', mcp: 'hub_task_create', http: 'POST /v3/ops/tasks' },
+  'task.expand': { cli: 'task expand', mcp: 'hub_task_expand', http: 'POST /v3/ops/tasks/expand' },
+  'task.ready': { cli: 'task ready', mcp: 'hub_task_ready', http: 'GET /v3/ops/tasks/ready' },
+  'task.complete': { cli: 'task complete', mcp: 'hub_task_complete', http: 'POST /v3/ops/tasks/complete' },
+  'task.bind-acl': { cli: 'task bind-acl', mcp: 'hub_task_bind_acl', http: 'POST /v3/ops/tasks/bind-acl' },
+  'schedule.next': { cli: 'schedule next', mcp: 'hub_schedule_next', http: 'POST /v3/ops/schedule/next' },
+  'schedule.status': {
+    cli: 'schedule status',
+    mcp: 'hub_schedule_status',
+    http: 'GET /v3/ops/schedule/status',
+  },
+  'schedule.policy.show': { cli: 'schedule policy show', mcp: 'hub_schedule_policy_show' },
 };
 
 describe('operation registry', () => {

@@ -1077,3 +1077,171 @@ describe('the merge queue on every surface', () => {
     expect(viaMcp.data).toEqual(cli.error);
   });
 });
+
+describe('task graphs and the scheduler on every surface', () => {
+  const manifest = () => join(root, '.hub.yml');
+  const graphs = { cli: 'par-t-cli', mcp: 'par-t-mcp', http: 'par-t-http' };
+  const cliJson = (args: string[]) => {
+    const r = runHub(['-c', manifest(), ...args, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    return r.json();
+  };
+  /** Graph ids name the surface; decision ids (sd-…) and ISO times differ between runs. */
+  const same = (a: unknown, b: unknown) => {
+    const norm = (v: unknown) => {
+      let text = JSON.stringify(stable(v, [...new Set(JSON.stringify(v).match(/sd-[0-9a-f]{12}/g) ?? [])]));
+      for (const g of Object.values(graphs)) text = text.split(g).join('<graph>');
+      return JSON.parse(text);
+    };
+    expect(norm(a)).toEqual(norm(b));
+  };
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const r = await call(server.base, 'POST', path, { body });
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+  const get = async (path: string) => {
+    const r = await call(server.base, 'GET', path);
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+  const OUTLINE = JSON.stringify([
+    { title: 'Design', repository: 'platform/identity', component: 'api', priority: 2 },
+    { title: 'Build', depends_on: ['design'], repository: 'platform/identity', patterns: ['services/**'] },
+    { title: 'Docs', depends_on: ['design'] },
+  ]);
+
+  it('creates, expands, reads, moves and schedules alike', async () => {
+    const created = {
+      cli: cliJson(['task', 'create', '--title', 'Parity', '--graph-id', graphs.cli, '--outline', OUTLINE]),
+      mcp: await callJson(mcp, 'hub_task_create', {
+        title: 'Parity',
+        graph_id: graphs.mcp,
+        outline: OUTLINE,
+      }),
+      http: await post('/v3/ops/tasks', { title: 'Parity', graph_id: graphs.http, outline: OUTLINE }),
+    };
+    expect(created.cli.ready).toEqual(['design']);
+    same(created.mcp, created.cli);
+    same(created.http, created.cli);
+
+    const expanded = {
+      cli: cliJson(['task', 'expand', '--graph-id', graphs.cli, '--outline', 'Release']),
+      mcp: await callJson(mcp, 'hub_task_expand', { graph_id: graphs.mcp, outline: 'Release' }),
+      http: await post('/v3/ops/tasks/expand', { graph_id: graphs.http, outline: 'Release' }),
+    };
+    same(expanded.mcp, expanded.cli);
+    same(expanded.http, expanded.cli);
+
+    const reads: Array<
+      [(g: string) => string[], string, (g: string) => Record<string, unknown>, (g: string) => string]
+    > = [
+      [
+        (g) => ['task', 'ready', '--graph-id', g],
+        'hub_task_ready',
+        (g) => ({ graph_id: g }),
+        (g) => `/v3/ops/tasks/ready?graph_id=${g}`,
+      ],
+      [
+        (g) => ['task', 'list', '--graph-id', g],
+        'hub_task_list',
+        (g) => ({ graph_id: g }),
+        (g) => `/v3/ops/tasks?graph_id=${g}`,
+      ],
+      [
+        (g) => ['task', 'status', '--graph-id', g, '--node-id', 'build'],
+        'hub_task_status',
+        (g) => ({ graph_id: g, node_id: 'build' }),
+        (g) => `/v3/ops/tasks/status?graph_id=${g}&node_id=build`,
+      ],
+      [
+        (g) => [
+          'task',
+          'bind-acl',
+          '--graph-id',
+          g,
+          '--node-id',
+          'design',
+          '--agent-id',
+          'par-a',
+          '--dry-run',
+        ],
+        'hub_task_bind_acl',
+        (g) => ({ graph_id: g, node_id: 'design', agent_id: 'par-a', dry_run: true }),
+        () => '',
+      ],
+      [
+        (g) => ['schedule', 'next', '--agent-id', 'par-a', '--graph-id', g, '--dry-run'],
+        'hub_schedule_next',
+        (g) => ({ agent_id: 'par-a', graph_id: g, dry_run: true }),
+        () => '',
+      ],
+    ];
+    for (const [cliArgs, tool, toolArgs, path] of reads) {
+      const viaCli = cliJson(cliArgs(graphs.cli));
+      same(await callJson(mcp, tool, toolArgs(graphs.mcp)), viaCli);
+      const viaHttp = path(graphs.http)
+        ? await get(path(graphs.http))
+        : await post(
+            tool === 'hub_task_bind_acl' ? '/v3/ops/tasks/bind-acl' : '/v3/ops/schedule/next',
+            toolArgs(graphs.http),
+          );
+      same(viaHttp, viaCli);
+    }
+
+    const moves: Array<[string, string[], Record<string, unknown>]> = [
+      ['start', ['--node-id', 'design', '--agent-id', 'par-a'], { node_id: 'design', agent_id: 'par-a' }],
+      ['complete', ['--node-id', 'design', '--agent-id', 'par-a'], { node_id: 'design', agent_id: 'par-a' }],
+      ['block', ['--node-id', 'build', '--reason', 'waiting'], { node_id: 'build', reason: 'waiting' }],
+      ['requeue', ['--node-id', 'build', '--reason', 'unblocked'], { node_id: 'build', reason: 'unblocked' }],
+      ['cancel', ['--node-id', 'docs', '--reason', 'later'], { node_id: 'docs', reason: 'later' }],
+    ];
+    for (const [verb, flags, body] of moves) {
+      const viaCli = cliJson(['task', verb, '--graph-id', graphs.cli, ...flags]);
+      expect(viaCli.changed, verb).toBe(true);
+      same(await callJson(mcp, `hub_task_${verb}`, { graph_id: graphs.mcp, ...body }), viaCli);
+      same(await post(`/v3/ops/tasks/${verb}`, { graph_id: graphs.http, ...body }), viaCli);
+    }
+
+    const policy = cliJson(['schedule', 'policy', 'show']);
+    expect(await callJson(mcp, 'hub_schedule_policy_show', {})).toEqual(policy);
+    expect(await get('/v3/ops/schedule/policy')).toEqual(policy);
+    const status = cliJson(['schedule', 'status']);
+    expect(await callJson(mcp, 'hub_schedule_status', {})).toEqual(status);
+    expect(await get('/v3/ops/schedule/status')).toEqual(status);
+  });
+
+  it('gives the same refusals on every surface', async () => {
+    const bad = runHub([
+      '-c',
+      manifest(),
+      'task',
+      'expand',
+      '--graph-id',
+      'par-t-nope',
+      '--outline',
+      'x',
+      '--json',
+    ]);
+    expect(bad.code).toBe(1);
+    const input = { graph_id: 'par-t-nope', outline: 'x' };
+    expect((await call(server.base, 'POST', '/v3/ops/tasks/expand', { body: input })).json).toEqual(
+      bad.json(),
+    );
+    await expect(mcp.callTool({ name: 'hub_task_expand', arguments: input })).rejects.toMatchObject({
+      code: -32602,
+      data: bad.json().error,
+    });
+    const policy = runHub(['-c', manifest(), 'schedule', 'policy', 'set', '--cost', '-1', '--json']);
+    expect(policy.code).toBe(1);
+    // The flag arrives as text; sent as text over HTTP, the refusal is the same to the letter.
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/schedule/policy', { body: { cost: '-1' } });
+    expect(viaHttp.status).toBe(400);
+    expect(viaHttp.json).toEqual(policy.json());
+    expect(policy.json().error.details.issues[0]).toMatchObject({
+      field: 'cost',
+      value: '-1',
+      rule: 'too_small',
+    });
+  });
+});

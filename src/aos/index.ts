@@ -1,5 +1,5 @@
 export { aclSubsystem, deadHolders } from './acl-subsystem.js';
-export { MERGE_PRESSURE_THRESHOLD, mergeSubsystem } from './merge-subsystem.js';
+export { mergeSubsystem } from './merge-subsystem.js';
 export {
   type AgentRecovery,
   type Recoverer,
@@ -18,3 +18,4 @@ export {
   FindingSchema,
   type SubsystemView,
 } from './subsystem.js';
+export { schedulerSubsystem, taskgraphSubsystem, tasksRecoverer } from './tasks-subsystem.js';

@@ -1,15 +1,14 @@
 import type { CoordDeps } from '../coord/index.js';
 import { mergePressure, mergeSummary, readAllMerges } from '../merge/index.js';
+import { readPolicy } from '../schedule/index.js';
 import type { AosSubsystem, Finding } from './subsystem.js';
-
-/** Queued or running merges in one repository from which the doctor speaks of pressure (the scheduler's default). */
-export const MERGE_PRESSURE_THRESHOLD = 3;
 
 /**
  * The merge queue: counts by state, and the doctor's findings: merges stopped on a conflict, a failure or their
- * validators (each needs an agent), and repositories whose queue is long (merge pressure).
+ * validators (each needs an agent), and repositories whose queue is long: as many queued or running requests
+ * as the scheduler's `merge_queue_threshold` (the point where it starts to steer agents away).
  */
-export function mergeSubsystem(deps: CoordDeps, threshold = MERGE_PRESSURE_THRESHOLD): AosSubsystem {
+export function mergeSubsystem(deps: CoordDeps): AosSubsystem {
   return {
     name: 'merge',
     async summary() {
@@ -29,6 +28,7 @@ export function mergeSubsystem(deps: CoordDeps, threshold = MERGE_PRESSURE_THRES
         });
       }
       const pressure = (summary.pressure ?? {}) as Record<string, number>;
+      const threshold = (await readPolicy(deps)).merge_queue_threshold;
       for (const [repository, n] of Object.entries(pressure))
         if (n >= threshold)
           out.push({

@@ -14,16 +14,27 @@ import {
   type RecoverResult,
   recoverAgents,
 } from '../aos/index.js';
+import type { NextResult } from '../schedule/index.js';
 import { aclFields, repoDeps } from './acl-deps.js';
 import { aosRecoverers, aosSubsystems } from './aos-subsystems.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import { table } from './format.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
+import { scheduleNextOp } from './schedule-ops.js';
+import { type BindOutput, taskBindAcl } from './task-bind-ops.js';
 import { worktreeDeps } from './worktree-ops.js';
 
+const shown = (v: unknown): string =>
+  Array.isArray(v)
+    ? String(v.length)
+    : v !== null && typeof v === 'object'
+      ? `{${Object.entries(v)
+          .map(([k, x]) => `${k} ${String(x)}`)
+          .join(', ')}}`
+      : String(v);
 const showSummary = (summary: Record<string, unknown>) =>
   Object.entries(summary)
-    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.length : String(v)}`)
+    .map(([k, v]) => `${k} ${shown(v)}`)
     .join(', ');
 
 export const aosStatusOp = defineOp({
@@ -163,4 +174,93 @@ export const aosHeartbeatOp = defineOp({
   },
   mcp: { tool: 'hub_aos_heartbeat' },
   http: [AOS_HEARTBEAT_ROUTE],
+});
+
+export interface AosNext {
+  generated_at: string;
+  agent_id: string;
+  /** `preview` ranks only; `commit` records the decision and starts the node; `apply` also binds it. */
+  mode: 'preview' | 'commit' | 'apply';
+  schedule: NextResult;
+  /** The binding `--apply` made (branch, lease, worktree, claim), or null. */
+  bind: BindOutput | null;
+  /** What the agent runs next, in order. */
+  next_commands: string[];
+}
+
+export const aosNextOp = defineOp({
+  id: 'aos.next',
+  summary:
+    "An agent's next step: the scheduler's pick for it, started with --commit, and bound with --apply.",
+  description:
+    'Default: a preview (the ranking of schedule next --dry-run; nothing recorded). --commit is schedule next ' +
+    '(the decision recorded, the node started for the agent atomically). --apply also runs task bind-acl on the ' +
+    'pick: branch, lease, worktree and claim. The answer ends with the commands to run next.',
+  input: z.strictObject({
+    agent_id: aclFields.agent_id,
+    graph_id: z.string().min(1).optional().describe('Only nodes of this graph.'),
+    commit: z.boolean().default(false).describe('Record the decision and start the node for the agent.'),
+    apply: z
+      .boolean()
+      .default(false)
+      .describe('Commit, then bind the node (branch, lease, worktree, claim).'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<AosNext> => {
+    checkAgentId(input.agent_id);
+    const mode = input.apply ? 'apply' : input.commit ? 'commit' : 'preview';
+    const schedule = await scheduleNextOp.handler(
+      ctx,
+      scheduleNextOp.input.parse({
+        agent_id: input.agent_id,
+        graph_id: input.graph_id,
+        dry_run: mode === 'preview',
+      }),
+    );
+    const pick = schedule.decisions[0];
+    let bind: BindOutput | null = null;
+    if (pick && mode === 'apply')
+      bind = await taskBindAcl.handler(
+        ctx,
+        taskBindAcl.input.parse({ graph_id: pick.graph_id, node_id: pick.node_id, agent_id: input.agent_id }),
+      );
+    const next_commands = !pick
+      ? []
+      : mode === 'preview'
+        ? [
+            `hub aos next --agent-id ${input.agent_id}${input.graph_id ? ` --graph-id ${input.graph_id}` : ''} --apply`,
+          ]
+        : [
+            ...(mode === 'commit' && pick.bind_command ? [pick.bind_command] : []),
+            ...(pick.compile_command ? [pick.compile_command] : []),
+            `hub task complete --graph-id ${pick.graph_id} --node-id ${pick.node_id} --agent-id ${input.agent_id}`,
+          ];
+    return {
+      generated_at: ctx.now().toISOString(),
+      agent_id: input.agent_id,
+      mode,
+      schedule,
+      bind,
+      next_commands,
+    };
+  },
+  cli: {
+    command: 'aos next',
+    human: (r) => {
+      const pick = r.schedule.decisions[0];
+      if (!pick) return `nothing for ${r.agent_id}: ${r.schedule.note ?? 'no ready task'}`;
+      return [
+        `${r.mode === 'preview' ? 'would pick' : 'picked'} ${pick.graph_id}/${pick.node_id} (${pick.title ?? ''}) score ${pick.score}`,
+        ...pick.reasons.map((x) => `  ${x}`),
+        ...(r.bind?.acl
+          ? [`bound: branch ${r.bind.acl.branch ?? '-'}, worktree ${r.bind.acl.worktree_id ?? '-'}`]
+          : []),
+        'next:',
+        ...r.next_commands.map((c) => `  ${c}`),
+      ].join('\n');
+    },
+  },
+  mcp: { tool: 'hub_aos_next' },
+  http: [{ method: 'POST', route: '/v3/ops/aos/next', input: 'body' }],
 });

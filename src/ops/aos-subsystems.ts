@@ -5,7 +5,10 @@ import {
   type Recoverer,
   runsRecoverer,
   runsSubsystem,
+  schedulerSubsystem,
   semanticSubsystem,
+  taskgraphSubsystem,
+  tasksRecoverer,
 } from '../aos/index.js';
 import type { OpContext } from './context.js';
 import { worktreeDeps } from './worktree-ops.js';
@@ -16,11 +19,18 @@ import { worktreeDeps } from './worktree-ops.js';
  */
 export function aosSubsystems(ctx: OpContext): AosSubsystem[] {
   const deps = worktreeDeps(ctx);
-  return [aclSubsystem(deps), semanticSubsystem(deps), mergeSubsystem(deps), runsSubsystem(deps)];
+  return [
+    aclSubsystem(deps),
+    semanticSubsystem(deps),
+    taskgraphSubsystem(deps),
+    schedulerSubsystem(deps),
+    mergeSubsystem(deps),
+    runsSubsystem(deps),
+  ];
 }
 
 /** What `aos recover` asks the other rooms to give back for a dead agent (tasks, runs), by room. */
 export function aosRecoverers(ctx: OpContext): Recoverer[] {
   const deps = worktreeDeps(ctx);
-  return [runsRecoverer(deps)];
+  return [tasksRecoverer(deps), runsRecoverer(deps)];
 }

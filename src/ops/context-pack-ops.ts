@@ -12,7 +12,6 @@ import {
   MAP_PAGE_MAX,
   openCommitCache,
   type PackDeps,
-  type PackRequest,
   pickObjective,
   producePack,
   REPOMIX_PROFILES,
@@ -25,13 +24,15 @@ import {
   type Tier,
 } from '../context/index.js';
 import { listObjectives, updateSession } from '../coord/index.js';
-import { NotFoundError, sha256Hex } from '../infra/index.js';
+import { NotFoundError, sha256Hex, ValidationError } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
+import { type CompiledContext, recordCompiledContext } from '../taskgraph/index.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { cacheDir, readManifestBytes } from './load-workspace.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
+import { taskScope } from './task-context.js';
 
 const tierField = z.coerce
   .number()
@@ -192,10 +193,10 @@ export const contextCompile = defineOp({
   id: 'context.compile',
   summary:
     'Compile a project/repo-scoped pack; with a component adds component, component_graph, effective_profile.',
-  description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling.`,
+  description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling. With --task-id (and --graph-id when the node id is in several graphs) the task graph node decides: its repository is the scope (--project/--repo may be left out, and must agree when given), its context_budget is the budget unless --budget, and a task section carries the node, its graph's goal and acceptance and the graph's objective; the pack is recorded in task-contexts/<graph>~<node> and summarized on the node as compiled_context.`,
   input: z.strictObject({
-    project: z.string().min(1).describe('Project name.'),
-    repo: z.string().min(1).describe('Repository name.'),
+    project: z.string().min(1).optional().describe("Project name (default: the task node's)."),
+    repo: z.string().min(1).optional().describe("Repository name (default: the task node's)."),
     component: z.string().min(1).optional().describe('Component name or <project>/<repo>/<component> id.'),
     depth: z
       .union([z.number(), z.string()])
@@ -203,27 +204,53 @@ export const contextCompile = defineOp({
       .describe(`Graph hops around the component (default 0, cap ${COMPILE_MAX_DEPTH}).`),
     tier: tierField,
     budget: z.coerce.number().int().min(1).optional().describe('Token ceiling of the compiled pack.'),
-    task_id: z.string().min(1).optional().describe('Task graph node the pack is for (with graph_id).'),
-    graph_id: z.string().min(1).optional().describe('Task graph id (with task_id).'),
+    task_id: z.string().min(1).optional().describe('Task graph node the pack is for.'),
+    graph_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Task graph of the node (when its id is in several graphs).'),
   }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<ContextPack> => {
+  handler: async (ctx, input): Promise<ContextPack & { compiled_context?: CompiledContext }> => {
     const { catalog } = ctx.workspace();
+    const task = await taskScope(ctx, input);
+    const project = task?.project ?? input.project;
+    const repo = task?.repo ?? input.repo;
+    if (project === undefined || repo === undefined)
+      throw new ValidationError(
+        `${project === undefined ? 'project' : 'repo'}: required (or --task-id of a node with a repository)`,
+        {
+          field: project === undefined ? 'project' : 'repo',
+          rule: 'required',
+        },
+      );
     // Every rule is checked before any git work: a bad component never yields the repository's pack.
-    const compiled = compileSections(catalog, input);
+    const compiled = compileSections(catalog, { ...input, project, repo, graph_id: task?.graph.graph_id });
+    const sections = task
+      ? [...compiled.sections.filter((s) => s.key !== 'task'), task.section]
+      : compiled.sections;
     const component = compiled.component?.split('/')[2];
-    const tier = (input.tier ?? profileTier(ctx, input.project, input.repo, component) ?? 1) as Tier;
-    const req: PackRequest = {
+    const tier = (input.tier ?? profileTier(ctx, project, repo, component) ?? 1) as Tier;
+    const budget = task ? task.budget : input.budget;
+    const pack = await producePack(packDeps(ctx), { tier, project, repo, maxTokens: budget, sections });
+    if (!task) return pack;
+    const compiled_context = await recordCompiledContext(coordDeps(ctx), {
+      graph_id: task.node.graph_id,
+      node_id: task.node.node_id,
+      pack,
+      estimated_tokens: pack.token_estimate,
       tier,
-      project: input.project,
-      repo: input.repo,
-      maxTokens: input.budget,
-      sections: compiled.sections,
-    };
-    return producePack(packDeps(ctx), req);
+      budget: budget ?? null,
+    });
+    return { ...pack, compiled_context };
   },
-  cli: { command: 'context compile', human: (p) => packLine(p) },
+  cli: {
+    command: 'context compile',
+    human: (p) =>
+      packLine(p) + (p.compiled_context ? `\nrecorded on the node: ${p.compiled_context.document}` : ''),
+  },
   mcp: { tool: 'hub_context_compile' },
   http: [{ method: 'POST', route: '/v3/ops/context/compile', input: 'body' }],
 });

@@ -107,6 +107,19 @@ export const OPERATION_MODULES = {
       m.semanticSeed,
     ];
   },
+  task: async (): Promise<AnyOperation[]> => {
+    const m = await import('./task-ops.js');
+    return [m.taskCreate, m.taskExpand, m.taskReady, m.taskList, m.taskStatus];
+  },
+  'task-transition': async (): Promise<AnyOperation[]> => {
+    const m = await import('./task-transition-ops.js');
+    return [m.taskStart, m.taskComplete, m.taskBlock, m.taskCancel, m.taskRequeue];
+  },
+  'task-bind': async (): Promise<AnyOperation[]> => [(await import('./task-bind-ops.js')).taskBindAcl],
+  schedule: async (): Promise<AnyOperation[]> => {
+    const m = await import('./schedule-ops.js');
+    return [m.scheduleNextOp, m.scheduleStatusOp, m.schedulePolicyShow, m.schedulePolicySet];
+  },
   run: async (): Promise<AnyOperation[]> => {
     const m = await import('./run-ops.js');
     return [m.runOpen, m.runClose, m.runList, m.runShow, m.runReplay, m.runExport];
@@ -134,7 +147,7 @@ export const OPERATION_MODULES = {
   },
   aos: async (): Promise<AnyOperation[]> => {
     const m = await import('./aos-ops.js');
-    return [m.aosStatusOp, m.aosDoctorOp, m.aosRecoverOp, m.aosHeartbeatOp];
+    return [m.aosStatusOp, m.aosDoctorOp, m.aosNextOp, m.aosRecoverOp, m.aosHeartbeatOp];
   },
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');

@@ -36,6 +36,9 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   policy: 'Named policies: ordered rules that decide allow, deny or require_approval for an input.',
   merge:
     'Merge queue: enqueue, integrate in a temporary worktree (validated), retry, promote, rollup, status.',
+  task: 'Task graphs: create, expand from an outline, ready, start, complete, block, cancel, requeue, bind-acl.',
+  schedule: 'The scheduler: the next ready node for an agent (started for it), status, and its policy.',
+  'schedule policy': 'The scheduling policy: weights, merge-queue threshold and penalty, fairness window.',
 };
 
 export interface LeafAction {
