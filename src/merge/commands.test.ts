@@ -62,6 +62,7 @@ describe('merge commands', () => {
         '-e',
         "require('child_process').spawn('sleep', ['30'], {stdio: 'inherit'}); setInterval(() => {}, 1000)",
       ],
+      // biome-ignore lint/style/noProcessEnv: git and the commands must still find programs on the PATH of the test.
       { cwd: process.cwd(), env: { PATH: process.env.PATH }, timeoutMs: 300 },
     );
     expect(r).toMatchObject({ timed_out: true, signal: 'SIGKILL' });

@@ -33,6 +33,7 @@ export function setup(config: Partial<MergeConfig> = {}) {
     store,
     retries: 5,
     now: () => new Date(),
+    // biome-ignore lint/style/noProcessEnv: git and the commands must still find programs on the PATH of the test.
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
     tmpRoot,
     settings: mergeSettings({ validators: [], regenerate: [], timeout_ms: 60_000, ...config }),

@@ -57,6 +57,7 @@ async function race(store: DocumentStore, atomic: boolean): Promise<number[]> {
       store,
       retries: 20,
       now: () => new Date(),
+      // biome-ignore lint/style/noProcessEnv: git and the commands must still find programs on the PATH of the test.
       env: { PATH: process.env.PATH },
       tmpRoot: dir,
       settings: mergeSettings(undefined),
