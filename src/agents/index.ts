@@ -1,0 +1,18 @@
+export {
+  artifactPath,
+  type ConfigFormat,
+  INSTALL_SCOPES,
+  type InstallRoots,
+  type InstallScope,
+  type McpTarget,
+  mcpConfigPath,
+  mcpEntry,
+  scopeBase,
+  scopeOf,
+  skillPath,
+  VENDOR_IDS,
+  VENDORS,
+  type VendorId,
+  type VendorSpec,
+  vendorOf,
+} from './vendors.js';
