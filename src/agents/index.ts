@@ -39,3 +39,21 @@ export {
   type WriteAction,
   withMarker,
 } from './install/index.js';
+export {
+  artifactPath,
+  type ConfigFormat,
+  INSTALL_SCOPES,
+  type InstallRoots,
+  type InstallScope,
+  type McpTarget,
+  mcpConfigPath,
+  mcpEntry,
+  scopeBase,
+  scopeOf,
+  skillPath,
+  VENDOR_IDS,
+  VENDORS,
+  type VendorId,
+  type VendorSpec,
+  vendorOf,
+} from './vendors.js';
