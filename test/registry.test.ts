@@ -152,6 +152,8 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
     http: 'GET /v3/ops/schedule/status',
   },
   'schedule.policy.show': { cli: 'schedule policy show', mcp: 'hub_schedule_policy_show' },
+  'skills.install': { cli: 'skills install' },
+  'mcp.install': { cli: 'mcp install' },
 };
 
 describe('operation registry', () => {

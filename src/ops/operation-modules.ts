@@ -149,6 +149,11 @@ export const OPERATION_MODULES = {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosNextOp, m.aosRecoverOp, m.aosHeartbeatOp];
   },
+  skills: async (): Promise<AnyOperation[]> => {
+    const m = await import('./skills-ops.js');
+    return [m.skillsList, m.skillsInstall];
+  },
+  'mcp-install': async (): Promise<AnyOperation[]> => [(await import('./mcp-install-ops.js')).mcpInstall],
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];
