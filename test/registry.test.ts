@@ -152,6 +152,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
     http: 'GET /v3/ops/schedule/status',
   },
   'schedule.policy.show': { cli: 'schedule policy show', mcp: 'hub_schedule_policy_show' },
+  'agent.profile.show': { cli: 'agent profile show' },
 };
 
 describe('operation registry', () => {

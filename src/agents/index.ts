@@ -1,4 +1,17 @@
 export {
+  type AgentProfileView,
+  agentProfileOf,
+  checkComponent,
+  type ProfileSelection,
+  parseTagFilters,
+  repoOf,
+  repoTags,
+  selectProfileRepos,
+  type TagFilter,
+  TIER_TAG,
+  tagsMatch,
+} from './profile.js';
+export {
   artifactPath,
   type ConfigFormat,
   INSTALL_SCOPES,

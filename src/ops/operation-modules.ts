@@ -153,6 +153,10 @@ export const OPERATION_MODULES = {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];
   },
+  'agent-dispatch': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-dispatch-ops.js');
+    return [m.agentProfileShow];
+  },
 };
 
 /** The name of one operation module. */
