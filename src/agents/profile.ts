@@ -55,6 +55,16 @@ export function repoOf(catalog: Catalog, project: string, repo: string): Catalog
   throw new NotFoundError(miss.message, miss.details);
 }
 
+/** Checks that a project exists; unknown is NotFoundError with close names. */
+export function checkProject(catalog: Catalog, project: string): void {
+  if (catalog.reposMatching(project).length > 0) return;
+  const miss = scopeMiss(catalog, project, undefined, {
+    project: 'unknown_project',
+    repo: 'unknown_repository',
+  });
+  throw new NotFoundError(miss.message, miss.details);
+}
+
 /** Checks a component name of a repository; unknown is NotFoundError with close names (never the repo). */
 export function checkComponent(catalog: Catalog, repo: CatalogRepo, component: string): void {
   const names = (catalog.componentsByRepo.get(repo.id) ?? []).map((c) => c.name);
@@ -172,14 +182,8 @@ export function selectProfileRepos(
   if (input.project !== undefined && input.repo !== undefined)
     candidates = [repoOf(catalog, input.project, input.repo)];
   else {
+    if (input.project !== undefined) checkProject(catalog, input.project);
     candidates = catalog.reposMatching(input.project);
-    if (input.project !== undefined && candidates.length === 0) {
-      const miss = scopeMiss(catalog, input.project, undefined, {
-        project: 'unknown_project',
-        repo: 'unknown_repository',
-      });
-      throw new NotFoundError(miss.message, miss.details);
-    }
   }
   const out: ProfileSelection = { repos: [], skipped: [] };
   for (const repo of candidates) {
