@@ -67,6 +67,31 @@ export { type ForeignClaim, type RepoHandoffInput, repoHandoffPrompt } from './p
 export { type SessionStartInput, sessionStartPrompt } from './prompts/session-start.js';
 export { type TaskDispatchInput, taskDispatchPrompt } from './prompts/task-dispatch.js';
 export {
+  type AnswerFacts,
+  artifactName,
+  bundledTemplatesDir,
+  type CheckedAnswers,
+  checkAnswers,
+  checkTemplateId,
+  type FrontMatter,
+  frontMatterFor,
+  frontMatterProblems,
+  type LayerOrigin,
+  listTemplates,
+  parseAnswers,
+  type RenderedTemplate,
+  type ResolvedTemplate,
+  renderTemplate,
+  resolveTemplate,
+  TEMPLATE_LIMITS,
+  type TemplateIssue,
+  type TemplateManifest,
+  type TemplateRoots,
+  type TemplateSource,
+  templateJsonSchema,
+  withFrontMatter,
+} from './templates/index.js';
+export {
   artifactPath,
   type ConfigFormat,
   INSTALL_SCOPES,

@@ -1,3 +1,4 @@
+import { templateJsonSchema } from '../agents/index.js';
 import { generatedSchemas, schemaFileText } from '../model/json-schema.js';
 import { commandsMarkdown } from './commands-doc.js';
 import { loadOperations } from './operation-modules.js';
@@ -7,6 +8,7 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [name, schema] of Object.entries(generatedSchemas()))
     out[`schemas/${name}`] = schemaFileText(schema);
+  out['schemas/agent-template.schema.json'] = schemaFileText(templateJsonSchema());
   out['docs/commands.md'] = commandsMarkdown(await loadOperations());
   return out;
 }

@@ -1,0 +1,47 @@
+export { type AnswerFacts, type CheckedAnswers, checkAnswers, parseAnswers } from './answers.js';
+export { bundledTemplatesDir } from './bundled-dir.js';
+export { type CheckResult, checkTemplateFile, renderFile } from './engine.js';
+export {
+  checkFrontMatter,
+  type FrontMatter,
+  frontMatterFor,
+  frontMatterProblems,
+  SKILL_DESCRIPTION_MAX,
+  withFrontMatter,
+} from './front-matter.js';
+export {
+  LAYER_ORIGINS,
+  type LayerOrigin,
+  OVERLAY_DIRS,
+  SHARED_DIR,
+  type TemplateLayer,
+  type TemplateRoots,
+} from './layers.js';
+export { MergeIssue, mergeLayer } from './merge.js';
+export { artifactName, type RenderedTemplate, renderTemplate, templateView } from './render.js';
+export {
+  listTemplates,
+  type ResolvedTemplate,
+  resolveTemplate,
+  type TemplateFile,
+  type TemplateIssue,
+  type TemplateSource,
+  templateIds,
+  templateText,
+} from './resolve.js';
+export {
+  ARCHETYPES,
+  BODY_FILE,
+  BUILTIN_VARIABLES,
+  checkTemplateId,
+  FRAGMENT_FILE,
+  MANIFEST_FILE,
+  TEMPLATE_ID_RE,
+  TEMPLATE_LIMITS,
+  TEMPLATE_SCOPES,
+  type TemplateInput,
+  type TemplateManifest,
+  TemplateManifestSchema,
+  type TemplateScope,
+  templateJsonSchema,
+} from './schema.js';
