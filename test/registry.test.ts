@@ -154,6 +154,8 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'schedule.policy.show': { cli: 'schedule policy show', mcp: 'hub_schedule_policy_show' },
   'skills.install': { cli: 'skills install' },
   'mcp.install': { cli: 'mcp install' },
+  'agent.create': { cli: 'agent create' },
+  'agent.profile.show': { cli: 'agent profile show' },
 };
 
 describe('operation registry', () => {

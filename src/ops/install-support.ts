@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
@@ -7,6 +7,7 @@ import {
   applyFileWrites,
   type FileWritePlan,
   type FileWriteView,
+  gitRootOf,
   INSTALL_SCOPES,
   type InstallRoots,
   type InstallScope,
@@ -62,17 +63,6 @@ export function checkScopeOnSurface(ctx: OpContext, scope: InstallScope): void {
     );
 }
 
-/** The nearest folder at or above `dir` holding `.git` (a folder, or a file in a worktree or submodule). */
-export function gitRootOf(dir: string): string | undefined {
-  let cur = realpathOrUndefined(dir) ?? resolve(dir);
-  for (;;) {
-    if (existsSync(join(cur, '.git'))) return cur;
-    const up = dirname(cur);
-    if (up === cur) return undefined;
-    cur = up;
-  }
-}
-
 /**
  * The folders installs resolve against: the nearest git repository of the working folder (on MCP and HTTP the
  * served workspace's folder) and the home folder, taken from the environment the context carries (never the
@@ -86,7 +76,8 @@ export function installRoots(ctx: OpContext, scope: InstallScope, projectRoot?: 
       value: scope,
       rule: 'home_set',
     });
-  const root = projectRoot ?? gitRootOf(onCli(ctx) ? ctx.cwd : ctx.root());
+  const start = onCli(ctx) ? ctx.cwd : ctx.root();
+  const root = projectRoot ?? gitRootOf(realpathOrUndefined(start) ?? start);
   return { projectRoot: root, home: realpathOrUndefined(home ?? '') ?? home ?? '' };
 }
 
@@ -95,9 +86,6 @@ export function packageRoot(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   return findPackageRoot(here, PACKAGE_NAME) ?? resolve(here, '..', '..');
 }
-
-/** The bundled templates and skills (`templates/` of the package, shipped with it). */
-export const bundledDir = () => join(packageRoot(), 'templates');
 
 /** Writes the plans (or not, on a dry run) and answers with every file's view. */
 export function applyPlans(plans: FileWritePlan[], dryRun: boolean): InstallFiles {
@@ -158,7 +146,9 @@ export function filesHuman(r: InstallFiles): string {
     .map((f) => {
       const head = `${VERBS[f.action][r.dry_run ? 1 : 0]} ${f.path}`;
       if (f.action === 'conflict') return `${head}: ${f.reason}`;
-      return r.dry_run && f.patch ? `${head}\n${f.patch}` : head;
+      if (!r.dry_run) return head;
+      if (f.patch) return `${head}\n${f.patch}`;
+      return f.action === 'create' && f.content !== undefined ? `${head}\n${f.content}` : head;
     })
     .join('\n');
 }

@@ -71,6 +71,10 @@ export const OPERATION_MODULES = {
     const m = await import('./agent-ops.js');
     return [m.agentRegistry, m.agentHeartbeatOp];
   },
+  'agent-install': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-install-ops.js');
+    return [m.agentCreate];
+  },
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');
     return [
@@ -157,6 +161,10 @@ export const OPERATION_MODULES = {
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];
+  },
+  'agent-dispatch': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-dispatch-ops.js');
+    return [m.agentProfileShow];
   },
 };
 

@@ -1,9 +1,10 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { FileWritePlan } from '../agents/index.js';
 import {
   type BundledSkill,
   bundledSkill,
+  bundledTemplatesDir,
   type InstallRoots,
   type InstallScope,
   listBundledSkills,
@@ -14,7 +15,6 @@ import {
 import { table } from './format.js';
 import {
   applyPlans,
-  bundledDir,
   checkScopeOnSurface,
   filesHuman,
   type InstallFiles,
@@ -23,8 +23,8 @@ import {
 } from './install-support.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 
-/** The bundled skills folder (`templates/skills/` of the package). */
-export const bundledSkillsDir = () => join(bundledDir(), 'skills');
+/** The bundled skills folder: `templates/skills/`, beside the bundled agent templates in the package. */
+export const bundledSkillsDir = () => join(dirname(bundledTemplatesDir()), 'skills');
 
 /** The plans that install skills (all bundled ones when `names` is empty) for a vendor in a scope. */
 export function planSkills(

@@ -1,3 +1,4 @@
+export { planAgentArtifact } from './agent-artifact.js';
 export {
   type BundledSkill,
   bundledSkill,

@@ -41,6 +41,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   'schedule policy': 'The scheduling policy: weights, merge-queue threshold and penalty, fairness window.',
   skills: 'Bundled Agent Skills: list them, install them where a coding-agent vendor reads skills.',
   mcp: "MCP tool server for coding agents: serve it, list its tools, install its entry in a vendor's config.",
+  'agent profile':
+    'Agent profiles: the effective agent_profile (skills, MCP, rules, vendors, tier) of a repository.',
 };
 
 export interface LeafAction {
