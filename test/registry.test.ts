@@ -155,6 +155,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'skills.install': { cli: 'skills install' },
   'mcp.install': { cli: 'mcp install' },
   'agent.create': { cli: 'agent create' },
+  'agent.apply': { cli: 'agent apply' },
   'agent.profile.show': { cli: 'agent profile show' },
 };
 

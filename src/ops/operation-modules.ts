@@ -73,7 +73,8 @@ export const OPERATION_MODULES = {
   },
   'agent-install': async (): Promise<AnyOperation[]> => {
     const m = await import('./agent-install-ops.js');
-    return [m.agentCreate];
+    const a = await import('./agent-apply-ops.js');
+    return [m.agentCreate, a.agentApply];
   },
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');
