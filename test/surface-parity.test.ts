@@ -1245,3 +1245,46 @@ describe('task graphs and the scheduler on every surface', () => {
     });
   });
 });
+
+describe('installs on every surface', () => {
+  // The CLI processes get a temporary home; the calls below never use user scope, and apply only plans.
+  const cli = (args: string[]) =>
+    runHub(['-c', join(root, '.hub.yml'), ...args, '--json'], {
+      cwd: root,
+      env: { HOME: join(dir, 'home-installs'), XDG_CONFIG_HOME: join(dir, 'xdg-installs') },
+    });
+
+  it('plans agent apply alike (dry run)', async () => {
+    const input = { vendor: 'codex', project: 'platform', repo: 'identity', dry_run: true };
+    const viaCli = cli([
+      'agent',
+      'apply',
+      '--vendor',
+      'cursor',
+      '-p',
+      'platform',
+      '-n',
+      'identity',
+      '--dry-run',
+    ]);
+    expect(viaCli.code, viaCli.stderr).toBe(0);
+    expect(viaCli.json().repos[0].not_installed.map((n: { id: string }) => n.id)).toContain('code-review');
+    expect(await callJson(mcp, 'hub_agent_apply', input)).toEqual(viaCli.json());
+    const viaHttp = await call(server.base, 'POST', '/v3/agents/apply', { body: input });
+    expect(viaHttp.json).toEqual(viaCli.json());
+  });
+
+  it('refuses a project scope outside any git repository alike', async () => {
+    const input = { scope: 'project', target: 'cursor', dry_run: true };
+    const viaCli = cli(['skills', 'install', '--scope', 'project', '--target', 'cursor', '--dry-run']);
+    expect(viaCli.code).toBe(1);
+    expect(viaCli.json().error.details.rule).toBe('inside_git_repository');
+    const viaHttp = await call(server.base, 'POST', '/v3/agents/skills/install', { body: input });
+    expect(viaHttp.status).toBe(400);
+    expect(viaHttp.json).toEqual(viaCli.json());
+    await expect(mcp.callTool({ name: 'hub_skills_install', arguments: input })).rejects.toMatchObject({
+      code: -32602,
+      data: viaCli.json().error,
+    });
+  });
+});
