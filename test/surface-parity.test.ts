@@ -1260,7 +1260,7 @@ describe('installs on every surface', () => {
       'agent',
       'apply',
       '--vendor',
-      'cursor',
+      'codex',
       '-p',
       'platform',
       '-n',
