@@ -76,6 +76,14 @@ export const OPERATION_MODULES = {
     const a = await import('./agent-apply-ops.js');
     return [m.agentCreate, a.agentApply];
   },
+  'agent-template': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-template-ops.js');
+    return [m.agentList, m.agentShow, m.agentSchema, m.agentValidate, m.agentPreview];
+  },
+  'agent-template-write': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-template-write-ops.js');
+    return [m.agentExport, m.agentOverlayInit, m.agentOverlayPath];
+  },
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');
     return [

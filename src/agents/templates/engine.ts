@@ -17,6 +17,18 @@ type Token = [string, string, number, number, ...unknown[]];
 export type View = Record<string, string | boolean>;
 
 const PARTIAL_RE = /^[a-z0-9][a-z0-9._-]*$/;
+
+// One writer per resolved template: its token cache lives as long as the template does, so eight vendors' renders
+// parse each file once, and a long-running server never accumulates the overlays it has seen.
+const writers = new WeakMap<ResolvedTemplate, Mustache.Writer>();
+function writerOf(t: ResolvedTemplate): Mustache.Writer {
+  let w = writers.get(t);
+  if (!w) {
+    w = new Mustache.Writer();
+    writers.set(t, w);
+  }
+  return w;
+}
 const partialFile = (name: string) => `${name}.md.tpl`;
 
 function lineCol(text: string, offset: number): { line: number; column: number } {
@@ -58,7 +70,7 @@ export function checkTemplateFile(
   declared: ReadonlySet<string>,
   valueLength: (variable: string) => number = () => 0,
 ): CheckResult {
-  const writer = new Mustache.Writer();
+  const writer = writerOf(t);
   const issues: TemplateIssue[] = [];
   const sizes = new Map<string, number>();
 
@@ -163,8 +175,7 @@ export function renderFile(t: ResolvedTemplate, name: string, view: View): strin
         rule: 'max_rendered_size',
       },
     ]);
-  // A fresh writer: its template cache goes with it, so a long-running server never accumulates overlays.
-  const writer = new Mustache.Writer();
+  const writer = writerOf(t);
   const safeView: View = Object.assign(Object.create(null) as View, view);
   return writer.render(
     templateText(t, name),

@@ -37,6 +37,7 @@ export {
 } from './overlay.js';
 export { artifactName, type RenderedTemplate, renderTemplate, templateView } from './render.js';
 export {
+  knownTemplateId,
   listTemplates,
   type ResolvedTemplate,
   resolveTemplate,

@@ -236,6 +236,17 @@ export function templateIds(roots: TemplateRoots): {
   return { ids: [...ids].sort(), problems };
 }
 
+/** `id` when some root has a template of that name (malformed or not), else not-found with "did you mean". */
+export function knownTemplateId(id: string, roots: TemplateRoots): string {
+  checkTemplateId(id);
+  const known = templateIds(roots).ids;
+  if (known.includes(id)) return id;
+  throw new NotFoundError(
+    `id: no agent template '${id}'${suggestionText(didYouMean(id, known))}; known: ${known.join(', ')}`,
+    { field: 'id', value: id, rule: 'known_template', known },
+  );
+}
+
 /**
  * The template `id` as its layers make it: bundled -> committed overlay (`.hub-agents/<id>/`) -> local overlay
  * (`.hub/.agent-templates/<id>/`), template.yaml deep-merged (merge.ts), `.tpl` files replaced by name.
@@ -248,13 +259,7 @@ export function resolveTemplate(
 ): ResolvedTemplate {
   checkTemplateId(id);
   const layers = readLayers(id, roots, opts.upTo ?? 'local');
-  if (layers.length === 0) {
-    const known = templateIds(roots).ids;
-    throw new NotFoundError(
-      `id: no agent template '${id}'${suggestionText(didYouMean(id, known))}; known: ${known.join(', ')}`,
-      { field: 'id', value: id, rule: 'known_template', known },
-    );
-  }
+  if (layers.length === 0) knownTemplateId(id, roots);
   const manifest = mergeManifests(id, layers);
   const files = collectFiles(layers, roots);
   const own = layers.some((l) => l.tpl.has(BODY_FILE));
