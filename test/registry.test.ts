@@ -153,6 +153,13 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   },
   'schedule.policy.show': { cli: 'schedule policy show', mcp: 'hub_schedule_policy_show' },
   'agent.profile.show': { cli: 'agent profile show' },
+  'agent.dispatch-plan': {
+    cli: 'agent dispatch-plan',
+    mcp: 'hub_agent_dispatch_plan',
+    http: 'GET /v3/agents/templates/{id}/dispatch-plan',
+  },
+  'prompt.list': { cli: 'prompt list' },
+  'prompt.show': { cli: 'prompt show' },
 };
 
 describe('operation registry', () => {

@@ -41,6 +41,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   'schedule policy': 'The scheduling policy: weights, merge-queue threshold and penalty, fairness window.',
   'agent profile':
     'Agent profiles: the effective agent_profile (skills, MCP, rules, vendors, tier) of a repository.',
+  prompt:
+    'The prompts hub generates for agents (session start, repo hand-off, task dispatch, context switch).',
 };
 
 export interface LeafAction {
