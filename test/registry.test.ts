@@ -160,6 +160,14 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   },
   'prompt.list': { cli: 'prompt list' },
   'prompt.show': { cli: 'prompt show' },
+  'agent.list': { cli: 'agent list', mcp: 'hub_agent_catalog', http: 'GET /v3/agents/catalog' },
+  'agent.show': { cli: 'agent show' },
+  'agent.schema': { cli: 'agent schema' },
+  'agent.validate': { cli: 'agent validate' },
+  'agent.preview': { cli: 'agent preview', http: 'GET /v3/agents/templates/{id}/preview' },
+  'agent.export': { cli: 'agent export' },
+  'agent.overlay.init': { cli: 'agent overlay init', http: 'POST /v3/agents/templates/{id}/overlay/init' },
+  'agent.overlay.path': { cli: 'agent overlay path' },
 };
 
 describe('operation registry', () => {

@@ -1361,3 +1361,114 @@ describe('agent profiles, dispatch plans and prompts on every surface', () => {
     });
   });
 });
+
+describe('agent templates on every surface', () => {
+  const manifest = () => join(root, '.hub.yml');
+  const cliJson = (args: string[]) => {
+    const r = runHub(['-c', manifest(), ...args, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    return r.json();
+  };
+  const get = async (path: string) => {
+    const r = await call(server.base, 'GET', path);
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+
+  it('lists the catalog alike: CLI agent list, hub_agent_catalog, GET /v3/agents/catalog', async () => {
+    const cli = cliJson(['agent', 'list']);
+    expect(cli.templates).toHaveLength(10);
+    expect(await callJson(mcp, 'hub_agent_catalog', {})).toEqual(cli);
+    expect(await get('/v3/agents/catalog')).toEqual(cli);
+  });
+
+  it('previews alike, with an answers file inside the workspace', async () => {
+    writeFileSync(join(root, 'agent-answers.yml'), 'agent_id: par-impl\nmerge_target: integration\n');
+    const cli = cliJson([
+      'agent',
+      'preview',
+      'repo-implementer',
+      '--vendor',
+      'opencode',
+      '--answers-file',
+      join(root, 'agent-answers.yml'),
+    ]);
+    expect(cli.content).toContain('--agent-id par-impl');
+    const args = {
+      id: 'repo-implementer',
+      vendor: 'opencode',
+      answers_file: join(root, 'agent-answers.yml'),
+    };
+    expect(await callJson(mcp, 'hub_agent_preview', args)).toEqual(cli);
+    expect(
+      await get(
+        `/v3/agents/templates/repo-implementer/preview?vendor=opencode&answers_file=${encodeURIComponent(args.answers_file)}`,
+      ),
+    ).toEqual(cli);
+  });
+
+  it('reads an answers file outside the workspace only on the CLI', async () => {
+    const outside = join(dir, 'outside-answers.yml');
+    writeFileSync(outside, 'agent_id: far\n');
+    expect(
+      cliJson(['agent', 'preview', 'repo-implementer', '--answers-file', outside]).answers.agent_id,
+    ).toBe('far');
+    const viaHttp = await call(
+      server.base,
+      'GET',
+      `/v3/agents/templates/repo-implementer/preview?answers_file=${encodeURIComponent(outside)}`,
+    );
+    expect(viaHttp.status).toBe(400);
+    expect(viaHttp.json.error.details).toMatchObject({ field: 'answers_file', rule: 'inside_workspace' });
+    const err = await rpcError(
+      mcp.callTool({
+        name: 'hub_agent_preview',
+        arguments: { id: 'repo-implementer', answers_file: outside },
+      }),
+      -32602,
+    );
+    expect(err.data).toEqual(viaHttp.json.error);
+  });
+
+  it('scaffolds a team overlay alike on the CLI and over HTTP, and HTTP never writes a personal one', async () => {
+    const cli = cliJson(['agent', 'overlay', 'init', 'graph-curator', '--mode', 'minimal']);
+    const viaHttp = await call(server.base, 'POST', '/v3/agents/templates/repo-enricher/overlay/init', {
+      body: { mode: 'minimal' },
+    });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    const norm = (v: Record<string, unknown>, id: string) =>
+      JSON.parse(JSON.stringify(v).split(id).join('<id>'));
+    expect(norm(viaHttp.json, 'repo-enricher')).toEqual(norm(cli, 'graph-curator'));
+    const local = await call(server.base, 'POST', '/v3/agents/templates/release-auditor/overlay/init', {
+      body: { local: true },
+    });
+    expect(local.status).toBe(400);
+    expect(local.json.error.details).toMatchObject({ field: 'local', rule: 'fixed_by_route' });
+    const again = await call(server.base, 'POST', '/v3/agents/templates/repo-enricher/overlay/init', {
+      body: {},
+    });
+    expect(again.status).toBe(409);
+    const cliAgain = runHub(['-c', manifest(), 'agent', 'overlay', 'init', 'graph-curator', '--json']);
+    expect(norm(again.json, 'repo-enricher')).toEqual(norm(cliAgain.json(), 'graph-curator'));
+    const catalog = await get('/v3/agents/catalog');
+    const source = (id: string) => catalog.templates.find((t: { id: string }) => t.id === id).source;
+    expect([source('graph-curator'), source('repo-enricher'), source('release-auditor')]).toEqual([
+      'merged',
+      'merged',
+      'bundled',
+    ]);
+  });
+
+  it('refuses an unknown template alike', async () => {
+    const bad = runHub(['-c', manifest(), 'agent', 'preview', 'repo-implementor', '--json']);
+    expect(bad.code).toBe(1);
+    const viaHttp = await call(server.base, 'GET', '/v3/agents/templates/repo-implementor/preview');
+    expect(viaHttp.status).toBe(404);
+    expect(viaHttp.json).toEqual(bad.json());
+    const err = await rpcError(
+      mcp.callTool({ name: 'hub_agent_preview', arguments: { id: 'repo-implementor' } }),
+      -32602,
+    );
+    expect(err.data).toEqual(bad.json().error);
+  });
+});

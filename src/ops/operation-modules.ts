@@ -71,6 +71,14 @@ export const OPERATION_MODULES = {
     const m = await import('./agent-ops.js');
     return [m.agentRegistry, m.agentHeartbeatOp];
   },
+  'agent-template': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-template-ops.js');
+    return [m.agentList, m.agentShow, m.agentSchema, m.agentValidate, m.agentPreview];
+  },
+  'agent-template-write': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-template-write-ops.js');
+    return [m.agentExport, m.agentOverlayInit, m.agentOverlayPath];
+  },
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');
     return [

@@ -1,6 +1,15 @@
 export { type AnswerFacts, type CheckedAnswers, checkAnswers, parseAnswers } from './answers.js';
 export { bundledTemplatesDir } from './bundled-dir.js';
+export { type CatalogEntry, catalogEntry, type TemplateCatalog, templateCatalog } from './catalog.js';
 export { type CheckResult, checkTemplateFile, renderFile } from './engine.js';
+export {
+  EXPORT_FRAGMENT,
+  EXPORT_MANIFEST,
+  type ExportFile,
+  type ExportResult,
+  exportTemplate,
+  type WriteAction,
+} from './export.js';
 export {
   checkFrontMatter,
   type FrontMatter,
@@ -18,8 +27,17 @@ export {
   type TemplateRoots,
 } from './layers.js';
 export { MergeIssue, mergeLayer } from './merge.js';
+export {
+  initOverlay,
+  type OverlayInitResult,
+  type OverlayLocation,
+  type OverlayMode,
+  type OverlayScope,
+  overlayLocation,
+} from './overlay.js';
 export { artifactName, type RenderedTemplate, renderTemplate, templateView } from './render.js';
 export {
+  knownTemplateId,
   listTemplates,
   type ResolvedTemplate,
   resolveTemplate,
@@ -45,3 +63,4 @@ export {
   type TemplateScope,
   templateJsonSchema,
 } from './schema.js';
+export { type TemplateValidation, type ValidationReport, validateTemplates } from './validate.js';

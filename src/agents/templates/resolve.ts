@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { didYouMean, suggestionText } from '../../catalog/index.js';
 import { HubError, NotFoundError, ValidationError } from '../../infra/index.js';
-import { formatPath, positionOf } from '../../model/index.js';
+import { formatPath, positionOf, yaml } from '../../model/index.js';
 import {
   LAYER_ORIGINS,
   type LayerOrigin,
@@ -69,14 +69,33 @@ const hasAt = (layer: TemplateLayer, path: Path): boolean => {
   return layer.src.doc.hasIn([...parent, `${last}+`]) || layer.src.doc.hasIn([...parent, `${last}-`]);
 };
 
-/** The topmost layer that set `path` (or the longest part of it), with the line there. */
-function locate(layers: TemplateLayer[], path: Path): { file: string; line?: number; column?: number } {
+/** Line of the key that holds `path` in a mapping (a map value starts on the line after its key). */
+function keyPosition(layer: TemplateLayer, path: Path): { line: number; column: number } | undefined {
+  const last = path[path.length - 1];
+  if (typeof last !== 'string') return undefined;
+  const parent = path.length === 1 ? layer.src!.doc.contents : layer.src!.doc.getIn(path.slice(0, -1), true);
+  if (!yaml().isMap(parent)) return undefined;
+  for (const pair of parent.items) {
+    const key = pair.key as { value?: unknown; range?: [number, number, number] } | null;
+    if (key && [last, `${last}+`, `${last}-`].includes(String(key.value)) && key.range) {
+      const p = layer.src!.lines.linePos(key.range[0]);
+      return { line: p.line, column: p.col };
+    }
+  }
+  return undefined;
+}
+
+/** The topmost layer that set `path` (or the longest part of it), with the file and line there. */
+export function locate(
+  layers: TemplateLayer[],
+  path: Path,
+): { file: string; line?: number; column?: number } {
   const withSrc = layers.filter((l) => l.src).reverse();
   for (let n = path.length; n >= 0; n--) {
     const part = path.slice(0, n);
     const layer = withSrc.find((l) => hasAt(l, part));
     if (layer) {
-      const pos = positionOf(layer.src!, part);
+      const pos = keyPosition(layer, part) ?? positionOf(layer.src!, part);
       return { file: layer.src!.path, line: pos?.line, column: pos?.column };
     }
   }
@@ -217,6 +236,17 @@ export function templateIds(roots: TemplateRoots): {
   return { ids: [...ids].sort(), problems };
 }
 
+/** `id` when some root has a template of that name (malformed or not), else not-found with "did you mean". */
+export function knownTemplateId(id: string, roots: TemplateRoots): string {
+  checkTemplateId(id);
+  const known = templateIds(roots).ids;
+  if (known.includes(id)) return id;
+  throw new NotFoundError(
+    `id: no agent template '${id}'${suggestionText(didYouMean(id, known))}; known: ${known.join(', ')}`,
+    { field: 'id', value: id, rule: 'known_template', known },
+  );
+}
+
 /**
  * The template `id` as its layers make it: bundled -> committed overlay (`.hub-agents/<id>/`) -> local overlay
  * (`.hub/.agent-templates/<id>/`), template.yaml deep-merged (merge.ts), `.tpl` files replaced by name.
@@ -229,13 +259,7 @@ export function resolveTemplate(
 ): ResolvedTemplate {
   checkTemplateId(id);
   const layers = readLayers(id, roots, opts.upTo ?? 'local');
-  if (layers.length === 0) {
-    const known = templateIds(roots).ids;
-    throw new NotFoundError(
-      `id: no agent template '${id}'${suggestionText(didYouMean(id, known))}; known: ${known.join(', ')}`,
-      { field: 'id', value: id, rule: 'known_template', known },
-    );
-  }
+  if (layers.length === 0) knownTemplateId(id, roots);
   const manifest = mergeManifests(id, layers);
   const files = collectFiles(layers, roots);
   const own = layers.some((l) => l.tpl.has(BODY_FILE));
