@@ -152,6 +152,10 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
     http: 'GET /v3/ops/schedule/status',
   },
   'schedule.policy.show': { cli: 'schedule policy show', mcp: 'hub_schedule_policy_show' },
+  'skills.install': { cli: 'skills install' },
+  'mcp.install': { cli: 'mcp install' },
+  'agent.create': { cli: 'agent create' },
+  'agent.apply': { cli: 'agent apply' },
   'agent.profile.show': { cli: 'agent profile show' },
   'agent.dispatch-plan': {
     cli: 'agent dispatch-plan',

@@ -79,6 +79,11 @@ export const OPERATION_MODULES = {
     const m = await import('./agent-template-write-ops.js');
     return [m.agentExport, m.agentOverlayInit, m.agentOverlayPath];
   },
+  'agent-install': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-install-ops.js');
+    const a = await import('./agent-apply-ops.js');
+    return [m.agentCreate, a.agentApply];
+  },
   'context-pack': async (): Promise<AnyOperation[]> => {
     const m = await import('./context-pack-ops.js');
     return [
@@ -157,6 +162,11 @@ export const OPERATION_MODULES = {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosNextOp, m.aosRecoverOp, m.aosHeartbeatOp];
   },
+  skills: async (): Promise<AnyOperation[]> => {
+    const m = await import('./skills-ops.js');
+    return [m.skillsList, m.skillsInstall];
+  },
+  'mcp-install': async (): Promise<AnyOperation[]> => [(await import('./mcp-install-ops.js')).mcpInstall],
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];

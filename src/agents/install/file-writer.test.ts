@@ -80,6 +80,15 @@ describe('planFileWrite', () => {
     expect(read('a.md')).toMatch(/^# A v2\n/);
   });
 
+  it('counts text appended after the marker as a change by the user', () => {
+    applyFileWrites([planFileWrite(join(root, 'a.md'), '# A v1\n', { root })]);
+    write('a.md', `${read('a.md')}my line\n`);
+    expect(planFileWrite(join(root, 'a.md'), '# A v2\n', { root })).toMatchObject({
+      action: 'conflict',
+      rule: 'changed_by_user',
+    });
+  });
+
   it('refuses a file hub did not write that is in the way', () => {
     write('a.md', '# mine\n');
     expect(planFileWrite(join(root, 'a.md'), '# A\n', { root })).toMatchObject({

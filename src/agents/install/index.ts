@@ -1,3 +1,14 @@
+export { planAgentArtifact } from './agent-artifact.js';
+export {
+  type BundledSkill,
+  bundledSkill,
+  checkSkillName,
+  frontMatterOf,
+  listBundledSkills,
+  planSkillInstall,
+  readSkill,
+  SKILL_NAME_RE,
+} from './bundled-skills.js';
 export {
   type ApplyResult,
   applyFileWrites,
@@ -12,6 +23,15 @@ export {
 } from './file-writer.js';
 export { type InstalledAgent, installedAgent } from './installed-agent.js';
 export { markerState, markerStyle, withMarker } from './managed-marker.js';
+export {
+  checkServerName,
+  type McpInstallPlan,
+  type McpInstallRequest,
+  type McpServerCommand,
+  planMcpInstall,
+  SERVER_NAME_RE,
+} from './mcp-install.js';
+export { type MergeOutcome, mergeServerEntry } from './mcp-merge.js';
 export { type FileWriteView, MAX_SHOWN_CONTENT, viewPlan } from './plan-view.js';
 export {
   inspectTarget,

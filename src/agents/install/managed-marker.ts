@@ -26,7 +26,7 @@ export function markerStyle(path: string): 'html' | 'hash' | null {
 }
 
 const MARKER_LINE =
-  /(?:^|\n)(?:<!-- hub:managed sha256=([0-9a-f]{64})[^\n]*-->|# hub:managed sha256=([0-9a-f]{64})[^\n]*)\n?$/;
+  /^(?:<!-- hub:managed sha256=([0-9a-f]{64})[^\n]*-->|# hub:managed sha256=([0-9a-f]{64})[^\n]*)$/gm;
 
 /** Line endings as hub compares them: a checkout with CRLF (git autocrlf) is the same file. */
 export function normalizeNewlines(text: string): string {
@@ -54,8 +54,12 @@ export function withMarker(path: string, content: string): string {
  */
 export function markerState(text: string): 'intact' | 'edited' | 'none' {
   const t = normalizeNewlines(text);
-  const m = MARKER_LINE.exec(t);
-  if (!m) return 'none';
-  const body = t.slice(0, m.index + (m[0].startsWith('\n') ? 1 : 0));
-  return sha256Hex(body) === (m[1] ?? m[2]) ? 'intact' : 'edited';
+  let last: RegExpExecArray | undefined;
+  for (const m of t.matchAll(MARKER_LINE)) last = m;
+  if (!last) return 'none';
+  const body = t.slice(0, last.index);
+  // Anything after the marker line (an edit appended at the end) is a change too.
+  const after = t.slice(last.index + last[0].length);
+  const intact = sha256Hex(body) === (last[1] ?? last[2]) && (after === '' || after === '\n');
+  return intact ? 'intact' : 'edited';
 }
