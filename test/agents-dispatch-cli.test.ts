@@ -179,6 +179,25 @@ describe('agent dispatch-plan (built CLI)', () => {
     expect(after.task).toBe('Repo implementer');
   });
 
+  it('the suggested create command, run where the plan says, installs what the next plan finds', () => {
+    const args = ['repo-implementer', '--vendor', 'github_copilot', '-p', 'storefront', '-n', 'catalog'];
+    const before = plan(args);
+    expect(before.install.installed).toBe(false);
+    const words = parse(before.install.command) as string[];
+    expect(words.slice(0, 3)).toEqual(['hub', 'agent', 'create']);
+    const r = runHub([...words.slice(1), '--json'], { env, cwd: before.install.cwd });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const after = plan(args);
+    expect(after.install).toMatchObject({
+      installed: true,
+      installed_in: 'project',
+      project_scope: {
+        path: join(root, 'storefront/catalog/.github/agents/repo-implementer.agent.md'),
+        state: 'intact',
+      },
+    });
+  });
+
   it('puts live claims of other agents out of scope, but not the dispatched agent own', () => {
     const claim = (agent: string, pattern: string) =>
       json(['claim', 'declare', '--repository', 'storefront/web', '--agent-id', agent, '--pattern', pattern]);
