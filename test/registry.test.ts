@@ -157,6 +157,13 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'agent.create': { cli: 'agent create' },
   'agent.apply': { cli: 'agent apply' },
   'agent.profile.show': { cli: 'agent profile show' },
+  'agent.dispatch-plan': {
+    cli: 'agent dispatch-plan',
+    mcp: 'hub_agent_dispatch_plan',
+    http: 'GET /v3/agents/templates/{id}/dispatch-plan',
+  },
+  'prompt.list': { cli: 'prompt list' },
+  'prompt.show': { cli: 'prompt show' },
   'agent.list': { cli: 'agent list', mcp: 'hub_agent_catalog', http: 'GET /v3/agents/catalog' },
   'agent.show': { cli: 'agent show' },
   'agent.schema': { cli: 'agent schema' },

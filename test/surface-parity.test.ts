@@ -1289,6 +1289,122 @@ describe('installs on every surface', () => {
   });
 });
 
+describe('agent profiles, dispatch plans and prompts on every surface', () => {
+  // Dispatch plans read the home folder (user-scope installs): every surface gets a temporary one.
+  let own: { dir: string; root: string; env: Record<string, string>; web: RunningServer; mcp: Client };
+  beforeAll(async () => {
+    const d = createTempDir('hub-parity-agents-');
+    const r = createDemo(join(d, 'demo')).root;
+    const env = { HOME: join(d, 'home'), XDG_CONFIG_HOME: join(d, 'xdg'), HUB_CACHE_DIR: 'off' };
+    const web = await startTestServer({ root: r, env: { ...process.env, ...env } as Record<string, string> });
+    own = { dir: d, root: r, env, web, mcp: await connectHub(r, [], env) };
+  });
+  afterAll(async () => {
+    await own?.mcp.close();
+    await own?.web.close();
+    removeTempDir(own.dir);
+  });
+  const cases: Array<[string, string[], string, Record<string, unknown>, string]> = [
+    [
+      'agent profile show',
+      ['agent', 'profile', 'show', '-p', 'platform', '-n', 'identity', '--component', 'auth-plugin'],
+      'hub_agent_profile_show',
+      { project: 'platform', repo: 'identity', component: 'auth-plugin' },
+      '/v3/agents/profile?project=platform&repo=identity&component=auth-plugin',
+    ],
+    [
+      'agent dispatch-plan',
+      [
+        'agent',
+        'dispatch-plan',
+        'repo-implementer',
+        '--vendor',
+        'codex',
+        '-p',
+        'platform',
+        '-n',
+        'identity',
+        '--task',
+        'Rotate keys',
+      ],
+      'hub_agent_dispatch_plan',
+      { id: 'repo-implementer', vendor: 'codex', project: 'platform', repo: 'identity', task: 'Rotate keys' },
+      '/v3/agents/templates/repo-implementer/dispatch-plan?vendor=codex&project=platform&repo=identity&task=Rotate%20keys',
+    ],
+    ['prompt list', ['prompt', 'list'], 'hub_prompt_list', {}, '/v3/agents/prompts'],
+    [
+      'prompt show repo-handoff',
+      ['prompt', 'show', 'repo-handoff', '-p', 'storefront', '-n', 'web', '--template', 'repo-implementer'],
+      'hub_prompt_show',
+      { name: 'repo-handoff', project: 'storefront', repo: 'web', template: 'repo-implementer' },
+      '/v3/agents/prompts/repo-handoff?project=storefront&repo=web&template=repo-implementer',
+    ],
+    [
+      'prompt show session-start',
+      ['prompt', 'show', 'session-start'],
+      'hub_prompt_show',
+      { name: 'session-start' },
+      '/v3/agents/prompts/session-start',
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, cli, tool, args, path) => {
+    const r = runHub(['-c', join(own.root, '.hub.yml'), ...cli, '--json'], { env: own.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const viaCli = r.json();
+    const viaHttp = await call(own.web.base, 'GET', path);
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(await callJson(own.mcp, tool, args)).toEqual(viaCli);
+    expect(viaHttp.json).toEqual(viaCli);
+  });
+
+  it('names an unknown template and vendor alike everywhere', async () => {
+    const cli = runHub(
+      [
+        '-c',
+        join(own.root, '.hub.yml'),
+        'agent',
+        'dispatch-plan',
+        'repo-implementr',
+        '--vendor',
+        'codex',
+        '--json',
+      ],
+      { env: own.env },
+    );
+    expect(cli.code).toBe(1);
+    expect(cli.json().error).toMatchObject({
+      code: 'not_found',
+      details: { field: 'id', value: 'repo-implementr' },
+    });
+    expect(cli.json().error.message).toContain("did you mean 'repo-implementer'");
+    const http = await call(
+      own.web.base,
+      'GET',
+      '/v3/agents/templates/repo-implementr/dispatch-plan?vendor=codex',
+    );
+    expect(http.status).toBe(404);
+    expect(http.json).toEqual(cli.json());
+    const err = await rpcError(
+      own.mcp.callTool({
+        name: 'hub_agent_dispatch_plan',
+        arguments: { id: 'repo-implementr', vendor: 'codex' },
+      }),
+      -32602,
+    );
+    expect(err.data).toEqual(cli.json().error);
+    const vendor = await call(
+      own.web.base,
+      'GET',
+      '/v3/agents/templates/repo-implementer/dispatch-plan?vendor=claude',
+    );
+    expect(vendor.status).toBe(400);
+    expect(vendor.json.error).toMatchObject({
+      details: { field: 'vendor', value: 'claude', rule: 'known_vendor' },
+    });
+  });
+});
+
 describe('agent templates on every surface', () => {
   const manifest = () => join(root, '.hub.yml');
   const cliJson = (args: string[]) => {

@@ -83,7 +83,7 @@ describe('agentProfileOf', () => {
     ]);
     const text = p.effective_instructions.text;
     expect(text.indexOf('Workspace rule.')).toBeLessThan(text.indexOf('Legacy repo rule.'));
-    expect(text).toContain('## Component instructions (p/r/c)');
+    expect(text).toContain('### Component instructions (p/r/c)');
   });
 
   it('names an unknown project, repository or component with close names', () => {

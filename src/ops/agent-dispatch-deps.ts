@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { listClaims } from '../acl/index.js';
-import { type ForeignClaim, gitRootOf, type ScopeRoot } from '../agents/index.js';
+import {
+  bundledTemplatesDir,
+  type DispatchTemplate,
+  type ForeignClaim,
+  gitRootOf,
+  resolveTemplate,
+  type ScopeRoot,
+} from '../agents/index.js';
 import type { CatalogRepo } from '../catalog/index.js';
 import { isInside, realpathOrUndefined, ValidationError } from '../infra/index.js';
 import { aclDeps } from './acl-deps.js';
@@ -80,4 +87,23 @@ export function checkRoot(ctx: OpContext, root: string | undefined): void {
         rule: 'workspace_root',
       },
     );
+}
+
+/** The template a dispatch is for, read through the templates room (bundled, then the workspace's overlays). */
+export function dispatchTemplate(ctx: OpContext, id: string): DispatchTemplate {
+  const t = resolveTemplate(id, { bundledDir: bundledTemplatesDir(), workspaceRoot: ctx.root() });
+  const m = t.manifest;
+  return {
+    id: t.id,
+    label: m.name,
+    scope: m.scope,
+    category: m.ui.category,
+    source: t.source,
+    recommended_skills: m.recommended_skills,
+    delegates_to: m.delegates_to,
+    // Every bundled template renders for all eight vendors (front-matter hints are optional).
+    vendors: null,
+    // The schema has no out-of-scope field: delegates_to and the scope are the template's limits (handoff.ts).
+    limits: [],
+  };
 }

@@ -1,5 +1,24 @@
 import * as z from 'zod';
-import { type AgentProfileView, agentProfileOf } from '../agents/index.js';
+import { checkAgentId } from '../acl/index.js';
+import {
+  type AgentProfileView,
+  agentProfileOf,
+  checkTarget,
+  checkTask,
+  type DispatchPlan,
+  dispatchPlan,
+  repoOf,
+  TASK_MAX_CHARS,
+  VENDOR_IDS,
+  vendorOf,
+} from '../agents/index.js';
+import {
+  checkRoot,
+  definitionArgs,
+  dispatchScopes,
+  dispatchTemplate,
+  foreignClaims,
+} from './agent-dispatch-deps.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
@@ -39,4 +58,108 @@ export const agentProfileShow = defineOp({
   cli: { command: 'agent profile show', short: { project: 'p', repo: 'n' }, human: (p) => profileHuman(p) },
   mcp: { tool: 'hub_agent_profile_show' },
   http: [{ method: 'GET', route: '/v3/agents/profile', input: 'query' }],
+});
+
+const planHuman = (p: DispatchPlan) => {
+  const i = p.install;
+  const hint = p.launch[p.vendor];
+  const where = p.repo
+    ? `${p.project}/${p.repo}${p.component ? `/${p.component}` : ''}`
+    : (p.project ?? 'workspace');
+  return [
+    `${p.template.id} (${p.template.source}) for ${p.vendor} in ${where}: ${p.task}`,
+    ...p.warnings.map((w) => `warning: ${w}`),
+    i.installed
+      ? `installed (${i.installed_in}): ${i.installed_in === 'project' ? i.project_scope.path : i.user_scope.path}`
+      : `not installed; run${i.cwd ? ` in ${i.cwd}` : ''}: ${i.command}`,
+    hint ? `launch: ${hint.command ?? hint.text}` : '',
+    `context: ${p.handoff.context_pack_command}`,
+    `hand-off prompt: ${p.handoff.prompt_command}`,
+    `out of scope: ${p.out_of_scope.repositories.count} other repositories, ${p.out_of_scope.claims.length} claim(s) of other agents`,
+    p.missing_profile_skills?.length
+      ? `missing profile skills: ${p.missing_profile_skills.join(', ')}; run: ${p.profile_apply_command}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+};
+
+export const agentDispatchPlan = defineOp({
+  id: 'agent.dispatch-plan',
+  summary:
+    'How to hand a task to an agent template: install state, launch per vendor, hand-off, out of scope.',
+  description:
+    "install: the agent file (or skill) in project scope (the repository checkout) and user scope (HOME), and the hub agent create command. launch: per-vendor command lines, only with flags the vendors document (docs/agents.md cites each). handoff: the tiered pack and compile commands, the repo hand-off prompt (also `hub prompt show repo-handoff`) and the layered agent_instructions. out_of_scope: other repositories, live claims of other agents in the repository, the template's limits. With an agent_profile: required and missing profile skills and the agent apply command. Writes nothing.",
+  input: z.strictObject({
+    id: z.string().min(1).max(200).describe('Agent template id (hub agent list).'),
+    vendor: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe(`Vendor: ${VENDOR_IDS.join(', ')}.`),
+    project: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Project (required for project- and repo-scoped templates).'),
+    repo: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Repository of the project (required for repo-scoped templates).'),
+    component: agentTargetFields.component,
+    task: z
+      .string()
+      .optional()
+      .describe(
+        `What the agent is asked to do: one line, at most ${TASK_MAX_CHARS} characters (default: the template name).`,
+      ),
+    agent_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Agent id put in the commands; its own claims are not out of scope.'),
+    root: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('Workspace root (accepted when it is the manifest folder).'),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: async (ctx, input): Promise<DispatchPlan> => {
+    checkRoot(ctx, input.root);
+    const vendor = vendorOf(input.vendor);
+    if (input.agent_id !== undefined) checkAgentId(input.agent_id);
+    if (input.task !== undefined) checkTask(input.task);
+    const template = dispatchTemplate(ctx, input.id);
+    checkTarget(template, input.project, input.repo);
+    const { catalog } = ctx.workspace();
+    const repo = input.project && input.repo ? repoOf(catalog, input.project, input.repo) : undefined;
+    const scopes = dispatchScopes(ctx, repo);
+    return dispatchPlan(catalog, {
+      template,
+      vendor,
+      project: input.project,
+      repo: input.repo,
+      component: input.component,
+      task: input.task,
+      agentId: input.agent_id,
+      scopes,
+      claims: repo ? await foreignClaims(ctx, repo, input.agent_id) : [],
+      definitionArgs: definitionArgs(ctx, scopes.project.base),
+    });
+  },
+  cli: {
+    command: 'agent dispatch-plan',
+    args: ['id'],
+    short: { project: 'p', repo: 'n' },
+    human: (p) => planHuman(p),
+  },
+  mcp: { tool: 'hub_agent_dispatch_plan' },
+  http: [{ method: 'GET', route: '/v3/agents/templates/{id}/dispatch-plan', input: 'query' }],
 });

@@ -173,7 +173,11 @@ export const OPERATION_MODULES = {
   },
   'agent-dispatch': async (): Promise<AnyOperation[]> => {
     const m = await import('./agent-dispatch-ops.js');
-    return [m.agentProfileShow];
+    return [m.agentProfileShow, m.agentDispatchPlan];
+  },
+  prompt: async (): Promise<AnyOperation[]> => {
+    const m = await import('./prompt-ops.js');
+    return [m.promptList, m.promptShow];
   },
 };
 

@@ -43,5 +43,5 @@ export function instructionLayers(catalog: Catalog, target: ProfileTarget): Inst
 
 /** The layers as one text: each under a heading naming its scope, outermost first, separated by rules. */
 export function composeInstructions(layers: readonly InstructionLayer[]): string {
-  return layers.map((l) => `## ${HEADINGS[l.scope]} (${l.id})\n\n${l.text}`).join('\n\n---\n\n');
+  return layers.map((l) => `### ${HEADINGS[l.scope]} (${l.id})\n\n${l.text}`).join('\n\n---\n\n');
 }

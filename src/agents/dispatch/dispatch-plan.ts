@@ -102,7 +102,19 @@ export function dispatchPlan(catalog: Catalog, i: DispatchInput): DispatchPlan {
     : i.project
       ? `${task} (project ${i.project})`
       : task;
-  const launchPrompt = repo ? `${label}. First read the hand-off: ${h.prompt_command}` : label;
+  // The launch prompt points at the hand-off without repeating the task (already in the prompt) in nested quotes.
+  const readHandoff = commandLine([
+    'hub',
+    ...i.definitionArgs,
+    'prompt',
+    'show',
+    'repo-handoff',
+    ...scopedArgs(i.project, i.repo),
+    ...(i.component ? ['--component', i.component] : []),
+    '--template',
+    t.id,
+  ]);
+  const launchPrompt = repo ? `${label}. First read the hand-off: ${readHandoff}` : label;
   const launch: Partial<Record<VendorId, LaunchHint>> = {};
   const order = [
     vendor,

@@ -43,6 +43,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   mcp: "MCP tool server for coding agents: serve it, list its tools, install its entry in a vendor's config.",
   'agent profile':
     'Agent profiles: the effective agent_profile (skills, MCP, rules, vendors, tier) of a repository.',
+  prompt:
+    'The prompts hub generates for agents (session start, repo hand-off, task dispatch, context switch).',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
 };
