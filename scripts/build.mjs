@@ -40,8 +40,6 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded on first use through src/model/yaml-lib.ts, so a cached manifest read never evaluates it.
   external: ['yaml'],
-  // jsonc-parser's main is a UMD bundle whose require('./impl/...') calls esbuild cannot follow: use its ESM build.
-  alias: { 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
   // commander is CommonJS: give the ESM bundle a require() it can call.
   banner: {
     js: "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);",

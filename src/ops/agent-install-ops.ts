@@ -119,7 +119,11 @@ export const agentCreate = defineOp({
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .optional()
       .describe('Answers as a JSON object (over the file’s).'),
-    no_prompt: z.boolean().optional().describe('Never prompt (hub never does; accepted for scripts).'),
+    // `--no-prompt` on the CLI (a boolean defaulting to true renders as its negation), as `agent export` has it.
+    prompt: z
+      .boolean()
+      .default(true)
+      .describe('Accepted for scripts; hub never prompts (missing answers take defaults).'),
     install_skills: z.boolean().optional().describe('Also install the template’s recommended skills.'),
     install_mcp: z
       .boolean()

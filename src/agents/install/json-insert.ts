@@ -1,4 +1,5 @@
-import { createScanner, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
+import { jsonc } from './jsonc-lib.js';
 
 // jsonc-parser's SyntaxKind is a const enum, which this build (verbatimModuleSyntax) cannot read: its values.
 const SyntaxKind = {
@@ -32,7 +33,7 @@ function startsLine(text: string, offset: number): boolean {
  * the property's line ends when only whitespace and comments follow it on that line (-1 otherwise).
  */
 function afterLast(text: string, at: number): { comma: number; lineEnd: number } {
-  const sc = createScanner(text, false);
+  const sc = jsonc().createScanner(text, false);
   sc.setPosition(at);
   let comma = -1;
   for (;;) {

@@ -1,14 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import {
-  applyEdits,
-  findNodeAtLocation,
-  modify,
-  type ParseError,
-  parse,
-  parseTree,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { insertProperty, type JsonStyle } from './json-insert.js';
+import { jsonc } from './jsonc-lib.js';
 import {
   type EntryEdit,
   isRecord,
@@ -31,6 +24,7 @@ function styleOf(text: string): JsonStyle {
 /** The text with the entry set: a new property inserted by hand, an existing value replaced by jsonc-parser. */
 function edited(text: string, edit: EntryEdit): string {
   const style = styleOf(text);
+  const { applyEdits, findNodeAtLocation, modify, parseTree } = jsonc();
   const root = parseTree(text, [], PARSE_OPTIONS)!;
   const servers = findNodeAtLocation(root, [edit.rootKey]);
   if (!servers) return insertProperty(text, root, edit.rootKey, { [edit.name]: edit.entry }, style);
@@ -54,6 +48,7 @@ export function mergeJson(text: string | null, edit: EntryEdit): MergeOutcome {
       kind: 'merged',
       text: `${JSON.stringify({ [edit.rootKey]: { [edit.name]: edit.entry } }, null, 2)}\n`,
     };
+  const { parse, printParseErrorCode } = jsonc();
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, PARSE_OPTIONS);
   if (errors.length > 0) {
