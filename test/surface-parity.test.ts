@@ -1246,6 +1246,165 @@ describe('task graphs and the scheduler on every surface', () => {
   });
 });
 
+describe('installs on every surface', () => {
+  // The CLI processes get a temporary home; the calls below never use user scope, and apply only plans.
+  const cli = (args: string[]) =>
+    runHub(['-c', join(root, '.hub.yml'), ...args, '--json'], {
+      cwd: root,
+      env: { HOME: join(dir, 'home-installs'), XDG_CONFIG_HOME: join(dir, 'xdg-installs') },
+    });
+
+  it('plans agent apply alike (dry run)', async () => {
+    const input = { vendor: 'codex', project: 'platform', repo: 'identity', dry_run: true };
+    const viaCli = cli([
+      'agent',
+      'apply',
+      '--vendor',
+      'codex',
+      '-p',
+      'platform',
+      '-n',
+      'identity',
+      '--dry-run',
+    ]);
+    expect(viaCli.code, viaCli.stderr).toBe(0);
+    expect(viaCli.json().repos[0].not_installed.map((n: { id: string }) => n.id)).toContain('code-review');
+    expect(await callJson(mcp, 'hub_agent_apply', input)).toEqual(viaCli.json());
+    const viaHttp = await call(server.base, 'POST', '/v3/agents/apply', { body: input });
+    expect(viaHttp.json).toEqual(viaCli.json());
+  });
+
+  it('refuses a project scope outside any git repository alike', async () => {
+    const input = { scope: 'project', target: 'cursor', dry_run: true };
+    const viaCli = cli(['skills', 'install', '--scope', 'project', '--target', 'cursor', '--dry-run']);
+    expect(viaCli.code).toBe(1);
+    expect(viaCli.json().error.details.rule).toBe('inside_git_repository');
+    const viaHttp = await call(server.base, 'POST', '/v3/agents/skills/install', { body: input });
+    expect(viaHttp.status).toBe(400);
+    expect(viaHttp.json).toEqual(viaCli.json());
+    await expect(mcp.callTool({ name: 'hub_skills_install', arguments: input })).rejects.toMatchObject({
+      code: -32602,
+      data: viaCli.json().error,
+    });
+  });
+});
+
+describe('agent profiles, dispatch plans and prompts on every surface', () => {
+  // Dispatch plans read the home folder (user-scope installs): every surface gets a temporary one.
+  let own: { dir: string; root: string; env: Record<string, string>; web: RunningServer; mcp: Client };
+  beforeAll(async () => {
+    const d = createTempDir('hub-parity-agents-');
+    const r = createDemo(join(d, 'demo')).root;
+    const env = { HOME: join(d, 'home'), XDG_CONFIG_HOME: join(d, 'xdg'), HUB_CACHE_DIR: 'off' };
+    const web = await startTestServer({ root: r, env: { ...process.env, ...env } as Record<string, string> });
+    own = { dir: d, root: r, env, web, mcp: await connectHub(r, [], env) };
+  });
+  afterAll(async () => {
+    await own?.mcp.close();
+    await own?.web.close();
+    removeTempDir(own.dir);
+  });
+  const cases: Array<[string, string[], string, Record<string, unknown>, string]> = [
+    [
+      'agent profile show',
+      ['agent', 'profile', 'show', '-p', 'platform', '-n', 'identity', '--component', 'auth-plugin'],
+      'hub_agent_profile_show',
+      { project: 'platform', repo: 'identity', component: 'auth-plugin' },
+      '/v3/agents/profile?project=platform&repo=identity&component=auth-plugin',
+    ],
+    [
+      'agent dispatch-plan',
+      [
+        'agent',
+        'dispatch-plan',
+        'repo-implementer',
+        '--vendor',
+        'codex',
+        '-p',
+        'platform',
+        '-n',
+        'identity',
+        '--task',
+        'Rotate keys',
+      ],
+      'hub_agent_dispatch_plan',
+      { id: 'repo-implementer', vendor: 'codex', project: 'platform', repo: 'identity', task: 'Rotate keys' },
+      '/v3/agents/templates/repo-implementer/dispatch-plan?vendor=codex&project=platform&repo=identity&task=Rotate%20keys',
+    ],
+    ['prompt list', ['prompt', 'list'], 'hub_prompt_list', {}, '/v3/agents/prompts'],
+    [
+      'prompt show repo-handoff',
+      ['prompt', 'show', 'repo-handoff', '-p', 'storefront', '-n', 'web', '--template', 'repo-implementer'],
+      'hub_prompt_show',
+      { name: 'repo-handoff', project: 'storefront', repo: 'web', template: 'repo-implementer' },
+      '/v3/agents/prompts/repo-handoff?project=storefront&repo=web&template=repo-implementer',
+    ],
+    [
+      'prompt show session-start',
+      ['prompt', 'show', 'session-start'],
+      'hub_prompt_show',
+      { name: 'session-start' },
+      '/v3/agents/prompts/session-start',
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, cli, tool, args, path) => {
+    const r = runHub(['-c', join(own.root, '.hub.yml'), ...cli, '--json'], { env: own.env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const viaCli = r.json();
+    const viaHttp = await call(own.web.base, 'GET', path);
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(await callJson(own.mcp, tool, args)).toEqual(viaCli);
+    expect(viaHttp.json).toEqual(viaCli);
+  });
+
+  it('names an unknown template and vendor alike everywhere', async () => {
+    const cli = runHub(
+      [
+        '-c',
+        join(own.root, '.hub.yml'),
+        'agent',
+        'dispatch-plan',
+        'repo-implementr',
+        '--vendor',
+        'codex',
+        '--json',
+      ],
+      { env: own.env },
+    );
+    expect(cli.code).toBe(1);
+    expect(cli.json().error).toMatchObject({
+      code: 'not_found',
+      details: { field: 'id', value: 'repo-implementr' },
+    });
+    expect(cli.json().error.message).toContain("did you mean 'repo-implementer'");
+    const http = await call(
+      own.web.base,
+      'GET',
+      '/v3/agents/templates/repo-implementr/dispatch-plan?vendor=codex',
+    );
+    expect(http.status).toBe(404);
+    expect(http.json).toEqual(cli.json());
+    const err = await rpcError(
+      own.mcp.callTool({
+        name: 'hub_agent_dispatch_plan',
+        arguments: { id: 'repo-implementr', vendor: 'codex' },
+      }),
+      -32602,
+    );
+    expect(err.data).toEqual(cli.json().error);
+    const vendor = await call(
+      own.web.base,
+      'GET',
+      '/v3/agents/templates/repo-implementer/dispatch-plan?vendor=claude',
+    );
+    expect(vendor.status).toBe(400);
+    expect(vendor.json.error).toMatchObject({
+      details: { field: 'vendor', value: 'claude', rule: 'known_vendor' },
+    });
+  });
+});
+
 describe('agent templates on every surface', () => {
   const manifest = () => join(root, '.hub.yml');
   const cliJson = (args: string[]) => {

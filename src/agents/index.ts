@@ -1,4 +1,89 @@
 export {
+  type ArtifactState,
+  agentArtifact,
+  gitRootOf,
+  type ScopeRoot,
+  skillArtifact,
+} from './dispatch/artifacts.js';
+export {
+  checkTarget,
+  checkTask,
+  type DispatchInput,
+  type DispatchTemplate,
+  TASK_MAX_CHARS,
+} from './dispatch/dispatch-input.js';
+export { type DispatchPlan, dispatchPlan } from './dispatch/dispatch-plan.js';
+export { type Handoff, type HandoffTarget, handoffOf } from './dispatch/handoff.js';
+export { type LaunchHint, launchHint } from './dispatch/launch-hints.js';
+export { commandLine, shellWord } from './dispatch/shell.js';
+export {
+  type ApplyResult,
+  applyFileWrites,
+  type BundledSkill,
+  bundledSkill,
+  type ConflictRule,
+  checkServerName,
+  checkSkillName,
+  conflictError,
+  conflictPlan,
+  type FileWritePlan,
+  type FileWriteView,
+  frontMatterOf,
+  type InstalledAgent,
+  inspectTarget,
+  installedAgent,
+  listBundledSkills,
+  MAX_CONFIG_BYTES,
+  MAX_MANAGED_BYTES,
+  MAX_SHOWN_CONTENT,
+  type McpInstallPlan,
+  type McpInstallRequest,
+  type McpServerCommand,
+  type MergeOutcome,
+  markerState,
+  markerStyle,
+  mergeServerEntry,
+  type PlanOptions,
+  planAgentArtifact,
+  planFileWrite,
+  planMcpInstall,
+  planOverState,
+  planSkillInstall,
+  readSkill,
+  SERVER_NAME_RE,
+  SKILL_NAME_RE,
+  type TargetState,
+  type UnsafeRule,
+  viewPlan,
+  type WriteAction,
+  withMarker,
+} from './install/index.js';
+export {
+  type AgentProfileView,
+  agentProfileOf,
+  checkComponent,
+  checkProject,
+  type ProfileSelection,
+  parseTagFilters,
+  repoOf,
+  repoTags,
+  selectProfileRepos,
+  type TagFilter,
+  TIER_TAG,
+  tagsMatch,
+} from './profile.js';
+export {
+  checkPromptInputs,
+  PROMPT_INPUTS,
+  PROMPTS,
+  type PromptInputName,
+  type PromptSpec,
+  promptSpec,
+} from './prompts/catalog.js';
+export { type ForeignClaim, type RepoHandoffInput, repoHandoffPrompt } from './prompts/repo-handoff.js';
+export { type SessionStartInput, sessionStartPrompt } from './prompts/session-start.js';
+export { type TaskDispatchInput, taskDispatchPrompt } from './prompts/task-dispatch.js';
+export {
   type AnswerFacts,
   artifactName,
   bundledTemplatesDir,

@@ -29,7 +29,7 @@ export interface McpTarget {
   /** The key holding the servers (`mcpServers`, `servers`, `mcp`, `mcp_servers`). */
   rootKey: string;
   /** The entry's shape: how command, args and env are spelled in this file. */
-  entry: 'stdio_typed' | 'plain' | 'opencode_local';
+  entry: 'stdio_typed' | 'plain' | 'opencode_local' | 'copilot_cli';
 }
 
 export interface VendorSpec {
@@ -96,7 +96,8 @@ export const VENDORS: Readonly<Record<VendorId, VendorSpec>> = {
     frontMatter: { required: ['description'], optional: ['name', 'tools', 'model'] },
     mcp: {
       project: json('.vscode/mcp.json', 'servers', 'stdio_typed'),
-      user: json('.copilot/mcp-config.json', 'mcpServers'),
+      // The Copilot CLI's own file: `type` local/stdio and a `tools` allow-list ("*": every tool) per server.
+      user: json('.copilot/mcp-config.json', 'mcpServers', 'copilot_cli'),
     },
     documented:
       'GitHub Docs, "Custom agents" (.agent.md) and VS Code documentation, "MCP servers" (.vscode/mcp.json)',
@@ -239,6 +240,14 @@ export function mcpEntry(
   const env = server.env && Object.keys(server.env).length > 0 ? server.env : undefined;
   if (target.entry === 'opencode_local')
     return { type: 'local', command: [server.command, ...server.args], ...(env ? { environment: env } : {}) };
+  if (target.entry === 'copilot_cli')
+    return {
+      type: 'stdio',
+      command: server.command,
+      args: server.args,
+      tools: ['*'],
+      ...(env ? { env } : {}),
+    };
   if (target.entry === 'stdio_typed')
     return { type: 'stdio', command: server.command, args: server.args, ...(env ? { env } : {}) };
   return { command: server.command, args: server.args, ...(env ? { env } : {}) };

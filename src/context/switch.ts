@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { type Catalog, scopeMiss } from '../catalog/index.js';
 import { NotFoundError } from '../infra/index.js';
-import type { EffectiveProfile } from '../profile/index.js';
+import { type EffectiveProfile, instructionLayers } from '../profile/index.js';
 
 /** Environment a shell or agent adopts when it switches to a project (and repository). */
 export type SwitchEnv = Record<string, string>;
@@ -64,15 +64,10 @@ export function shellExports(env: SwitchEnv): string {
 
 /** agent_instructions from the workspace, the project and the repository, outermost first. */
 export function layeredInstructions(catalog: Catalog, project: string, repo?: string): Instruction[] {
-  const m = catalog.file.manifest;
-  const out: Instruction[] = [];
-  const ws = m.workspace?.agent_instructions ?? m.agent_instructions;
-  if (ws?.trim()) out.push({ scope: 'workspace', text: ws.trim() });
-  const p = (m.workspace?.projects ?? []).find((x) => x.name === project);
-  if (p?.agent_instructions?.trim()) out.push({ scope: 'project', text: p.agent_instructions.trim() });
-  const r = repo ? catalog.repoById.get(`${project}/${repo}`) : undefined;
-  if (r?.raw?.agent_instructions?.trim()) out.push({ scope: 'repo', text: r.raw.agent_instructions.trim() });
-  return out;
+  return instructionLayers(catalog, { project, repo }).map((l) => ({
+    scope: l.scope as Instruction['scope'],
+    text: l.text,
+  }));
 }
 
 const OPEN = new Set(['pending', 'in_progress', 'blocked']);

@@ -67,6 +67,7 @@ export {
   type Tags,
 } from './manifest-schema.js';
 export { yaml } from './yaml-lib.js';
+export { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 export {
   decodeUtf8,
   formatPath,

@@ -71,6 +71,11 @@ export const OPERATION_MODULES = {
     const m = await import('./agent-ops.js');
     return [m.agentRegistry, m.agentHeartbeatOp];
   },
+  'agent-install': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-install-ops.js');
+    const a = await import('./agent-apply-ops.js');
+    return [m.agentCreate, a.agentApply];
+  },
   'agent-template': async (): Promise<AnyOperation[]> => {
     const m = await import('./agent-template-ops.js');
     return [m.agentList, m.agentShow, m.agentSchema, m.agentValidate, m.agentPreview];
@@ -157,9 +162,22 @@ export const OPERATION_MODULES = {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosNextOp, m.aosRecoverOp, m.aosHeartbeatOp];
   },
+  skills: async (): Promise<AnyOperation[]> => {
+    const m = await import('./skills-ops.js');
+    return [m.skillsList, m.skillsInstall];
+  },
+  'mcp-install': async (): Promise<AnyOperation[]> => [(await import('./mcp-install-ops.js')).mcpInstall],
   version: async (): Promise<AnyOperation[]> => {
     const m = await import('./version-ops.js');
     return [m.version, m.versionCheck, m.versionUpgrade];
+  },
+  'agent-dispatch': async (): Promise<AnyOperation[]> => {
+    const m = await import('./agent-dispatch-ops.js');
+    return [m.agentProfileShow, m.agentDispatchPlan];
+  },
+  prompt: async (): Promise<AnyOperation[]> => {
+    const m = await import('./prompt-ops.js');
+    return [m.promptList, m.promptShow];
   },
 };
 

@@ -7,3 +7,4 @@ export {
   type ProfileTarget,
   profileLayers,
 } from './effective-profile.js';
+export { composeInstructions, type InstructionLayer, instructionLayers } from './instructions.js';

@@ -39,6 +39,12 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   task: 'Task graphs: create, expand from an outline, ready, start, complete, block, cancel, requeue, bind-acl.',
   schedule: 'The scheduler: the next ready node for an agent (started for it), status, and its policy.',
   'schedule policy': 'The scheduling policy: weights, merge-queue threshold and penalty, fairness window.',
+  skills: 'Bundled Agent Skills: list them, install them where a coding-agent vendor reads skills.',
+  mcp: "MCP tool server for coding agents: serve it, list its tools, install its entry in a vendor's config.",
+  'agent profile':
+    'Agent profiles: the effective agent_profile (skills, MCP, rules, vendors, tier) of a repository.',
+  prompt:
+    'The prompts hub generates for agents (session start, repo hand-off, task dispatch, context switch).',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
 };

@@ -271,7 +271,7 @@ export const RESOURCES: ResourceDef[] = [
     mimeType: 'text/markdown',
     params: [],
     active: true,
-    source: 'session.prompt | context.resume, context.handoff.list, context.approval.list',
+    source: 'prompt.show (session-start) | context.resume, context.handoff.list, context.approval.list',
     read: sessionStartPrompt,
   },
   {
