@@ -119,7 +119,12 @@ export const agentCreate = defineOp({
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .optional()
       .describe('Answers as a JSON object (over the file’s).'),
-    no_prompt: z.boolean().optional().describe('Never prompt (hub never does; accepted for scripts).'),
+    // `prompt` (default true) gives the CLI `--no-prompt`, as agent export has it: a field named no_prompt makes
+    // commander read `--no-prompt` as the negation of an option `prompt`, which the fast parser cannot mirror.
+    prompt: z
+      .boolean()
+      .default(true)
+      .describe('Accepted for scripts; hub never prompts (missing answers take defaults).'),
     install_skills: z.boolean().optional().describe('Also install the template’s recommended skills.'),
     install_mcp: z
       .boolean()
