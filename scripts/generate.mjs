@@ -15,6 +15,8 @@ await build({
   platform: 'node',
   banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
   logLevel: 'warning',
+  // As in build.mjs: jsonc-parser's main is a UMD bundle whose require('./impl/...') esbuild cannot follow.
+  alias: { 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
 });
 const { generatedFiles } = await import(pathToFileURL(tmp).href);
 for (const [path, text] of Object.entries(await generatedFiles())) {

@@ -226,9 +226,10 @@ describe('context handoff', () => {
     expect(c.code, c.stdout).toBe(0);
     expect(c.json()).toMatchObject({ id: 'ho-api', status: 'open', created_by: 'alice' });
 
-    const claim = hub(['context', 'handoff', 'claim', '--id', 'ho-api', '--by', 'bob', '--ttl', '1s']);
+    // 5s: long enough that the two refusals below still meet a live claim on a loaded machine (each is a CLI start).
+    const claim = hub(['context', 'handoff', 'claim', '--id', 'ho-api', '--by', 'bob', '--ttl', '5s']);
     expect(claim.code, claim.stdout).toBe(0);
-    expect(claim.json().handoff).toMatchObject({ status: 'claimed', claimed_by: 'bob', claim_ttl: '1s' });
+    expect(claim.json().handoff).toMatchObject({ status: 'claimed', claimed_by: 'bob', claim_ttl: '5s' });
 
     const second = hub(['context', 'handoff', 'claim', '--id', 'ho-api', '--by', 'carol', '--ttl', '5m']);
     expect(second.code).toBe(1);
@@ -239,8 +240,8 @@ describe('context handoff', () => {
     expect(beat.code).toBe(1);
     expect(beat.json().error.message).toContain("claimed by 'bob', not 'carol'");
 
-    // Lets the 1s claim lapse (a state transition, not a timing assertion): only as long as is left of it after
-    // the calls above, which took most of that second already.
+    // Lets the 5s claim lapse (a state transition, not a timing assertion): only as long as is left of it after
+    // the calls above.
     await sleep(Math.max(0, Date.parse(claim.json().handoff.claim_expires_at) - Date.now() + 50));
     const list = hub(['context', 'handoff', 'list']);
     expect(list.code, list.stdout).toBe(0);

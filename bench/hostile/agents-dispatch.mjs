@@ -3,6 +3,7 @@
 // huge and multi-line task texts, task texts full of shell syntax (taken, but every printed command must keep
 // them one quoted word), hostile agent ids, a --root elsewhere, prompt names and templates that climb. A correct
 // hub refuses the bad inputs cleanly (no crash, no hang) and never lets a task text escape its quotes.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'shell-quote';
 
@@ -82,7 +83,24 @@ function quotedEverywhere(plan) {
   return { verdict: 'accepted', detail: `${commands.length} commands keep the task one quoted word` };
 }
 
+/** A cloned manifest whose agent_profile names a skill that climbs out of the skills folder (into ~/.ssh). */
+const climbingSkill = {
+  name: 'CLI dispatch-plan on a manifest whose profile skill is ../../.ssh/id_rsa',
+  expect: 'refused',
+  async run(kit) {
+    const { manifestPath } = kit.demo();
+    const text = readFileSync(manifestPath, 'utf8').replace(
+      'skills: [code-review]',
+      'skills: [../../.ssh/id_rsa]',
+    );
+    writeFileSync(manifestPath, text);
+    const args = ['-c', manifestPath, ...PLAN, 'repo-implementer', '--vendor', 'codex', ...TARGET, '--json'];
+    return kit.judgeCli(await kit.hub(args, { env: homeOf(kit) }));
+  },
+};
+
 export const cases = [
+  climbingSkill,
   cli('dispatch-plan of template ../x', [...PLAN, '../x', '--vendor', 'codex', ...TARGET]),
   cli('dispatch-plan of template ..', [...PLAN, '..', '--vendor', 'codex', ...TARGET]),
   cli('dispatch-plan of an unknown template', [...PLAN, 'no-such-agent', '--vendor', 'codex', ...TARGET]),

@@ -119,7 +119,8 @@ export const agentCreate = defineOp({
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .optional()
       .describe('Answers as a JSON object (over the file’s).'),
-    // `--no-prompt` on the CLI (a boolean defaulting to true renders as its negation), as `agent export` has it.
+    // `prompt` (default true) gives the CLI `--no-prompt`, as agent export has it: a field named no_prompt makes
+    // commander read `--no-prompt` as the negation of an option `prompt`, which the fast parser cannot mirror.
     prompt: z
       .boolean()
       .default(true)
