@@ -53,6 +53,8 @@ describe('dispatchPlan', () => {
     const p = dispatchPlan(catalog, input());
     expect(p.install).toMatchObject({
       kind: 'agent',
+      exists: false,
+      path: join(root, 'platform/identity/.claude/agents/repo-implementer.md'),
       installed: false,
       needed: true,
       installed_in: null,

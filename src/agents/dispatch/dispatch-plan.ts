@@ -19,6 +19,9 @@ export interface DispatchPlan {
   install: {
     kind: 'agent' | 'skill';
     name: string;
+    /** The spec's "artifact exists, path": installed in either scope, and where (else where create writes it). */
+    exists: boolean;
+    path: string | null;
     project_scope: ArtifactState;
     user_scope: ArtifactState;
     installed: boolean;
@@ -134,6 +137,11 @@ export function dispatchPlan(catalog: Catalog, i: DispatchInput): DispatchPlan {
     install: {
       kind: i.vendor.kind,
       name: t.id,
+      exists: installedIn !== null,
+      path:
+        installedIn === 'user' || (installedIn === null && scope === 'user')
+          ? userState.path
+          : projectState.path,
       project_scope: projectState,
       user_scope: userState,
       installed: installedIn !== null,
