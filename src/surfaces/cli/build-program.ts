@@ -19,7 +19,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   state: 'The coordination state store.',
   branch: 'Branch allocations: a branch per agent and task, created in the checkout (advisory).',
   lease: 'Leases: an agent holds a task in a repository for a TTL (advisory; not handoff claims).',
-  agent: 'Agents: the registry of who is live and what each holds, and heartbeats.',
+  agent:
+    'Agents: templates (list, preview, create for eight vendors), dispatch plans and profiles; the registry and heartbeats.',
   worktree:
     'Git worktrees per agent and task: create, list, adopt, destroy, gc (dirty work kept unless --force).',
   repo: 'Managed repositories: resolve a reference, open in the editor.',
