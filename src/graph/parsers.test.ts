@@ -89,7 +89,8 @@ acme-lint = "^1"
   });
 
   it('requirements.txt: names with lines; options, comments and bare URLs skipped', () => {
-    const text = '# pinned\nacme-core==1.0  # ours\n-r base.txt\n-e ../lib\ngit+https://x/y.git\nacme-auth @ https://x/a.whl\n';
+    const text =
+      '# pinned\nacme-core==1.0  # ours\n-r base.txt\n-e ../lib\ngit+https://x/y.git\nacme-auth @ https://x/a.whl\n';
     expect(parseRequirements(text, 'requirements.txt').requires.map((r) => [r.name, r.line])).toEqual([
       ['acme-core', 2],
       ['acme-auth', 6],
@@ -174,7 +175,8 @@ dependencies {
 `;
     const d = parseGradleBuild(build, 'build.gradle', {
       dirName: 'payments',
-      readSibling: (n) => (n === 'settings.gradle' ? "rootProject.name = 'acme-payments'\ninclude ':api', 'impl'\n" : undefined),
+      readSibling: (n) =>
+        n === 'settings.gradle' ? "rootProject.name = 'acme-payments'\ninclude ':api', 'impl'\n" : undefined,
     });
     expect(d.provides.map((p) => [p.name, p.line])).toEqual([['com.acme:acme-payments', 2]]);
     expect(d.requires.map((r) => [r.name, r.line])).toEqual([

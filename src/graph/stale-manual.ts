@@ -24,11 +24,14 @@ export interface StaleInput {
   inferred?: readonly WorkspaceEdge[];
   /** Scans of the repositories read completely (present, inside, nothing skipped), by node id. */
   scans?: ReadonlyMap<string, RepoScan>;
+  /** Node ids of repositories declared with a local `path` whose folder is gone from disk, with that path. */
+  gone?: ReadonlyMap<string, string>;
 }
 
 /**
  * Manual relationships to look at again. Deprecated ones are never reported. `endpoint_missing`: an endpoint
- * names no repository, component or node. `contradicted` (only with inference, only for package-dependency
+ * names no repository, component or node, or names a repository declared with a local `path` whose folder is
+ * gone (a url-only repository not cloned yet is not gone: `project sync` brings it). `contradicted` (only with inference, only for package-dependency
  * types, only when both repositories were read completely): inference proves the reverse dependency and not this
  * one; or the depending repository has package files of an ecosystem in which the other publishes a name, and
  * names none of them.
@@ -43,6 +46,16 @@ export function staleManual(input: StaleInput): StaleManual[] {
       ['from', from],
       ['to', to],
     ] as const) {
+      const path = id !== undefined ? input.gone?.get(id) : undefined;
+      if (path !== undefined) {
+        out.push({
+          relationship_id: rel.id,
+          reason: 'endpoint_missing',
+          endpoint: end,
+          message: `relationship '${rel.id}' ${end} is ${id}, declared at ${path}, which is gone from disk`,
+        });
+        continue;
+      }
       if (id !== undefined) continue;
       const ep = rel[end];
       const named = [ep.project, ep.repo, ep.component].filter(Boolean).join('/') || '(empty)';

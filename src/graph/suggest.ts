@@ -50,7 +50,8 @@ export function suggestRelationships(
   );
   const ids = new Set(existing.map((r) => r.id));
   const suggestions: Suggestion[] = [];
-  let declared = 0;
+  // A manual edge inference confirms (same ends and type) carries the inferred edge's evidence.
+  let declared = graph.edges.filter((e) => e.source === 'manual' && e.evidence !== undefined).length;
   for (const e of graph.edges) {
     if (e.source !== 'inferred') continue;
     if (declaredPairs.has(`${e.from_id}\u0000${e.to_id}`)) {

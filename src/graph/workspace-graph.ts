@@ -105,6 +105,13 @@ export function buildWorkspaceGraph(
     from: endpointNode(catalog, nodes, rel.from),
     to: endpointNode(catalog, nodes, rel.to),
   }));
+  const gone = new Map<string, string>();
+  for (const { from, to } of resolved)
+    for (const id of [from, to]) {
+      const r = id?.startsWith('repo:') ? catalog.repoById.get(id.slice(5)) : undefined;
+      if (r?.path !== undefined && !gone.has(id!) && checkouts.of(r).state === 'missing')
+        gone.set(id!, r.path);
+    }
   const manual: WorkspaceEdge[] = [];
   relationships.forEach((rel, i) => {
     const { from, to } = resolved[i]!;
@@ -156,6 +163,7 @@ export function buildWorkspaceGraph(
       resolved,
       inferred: inference?.edges,
       scans: inference?.complete,
+      gone,
     }),
     ...(inference ? { inference: inference.report } : {}),
   };
