@@ -37,7 +37,7 @@ export function findNode(graph: WorkspaceGraph, ref: string): WorkspaceNode {
     );
   const suggestions = didYouMean(
     r,
-    graph.nodes.flatMap((n) => [n.id, n.label]),
+    graph.nodes.flatMap((n) => [n.id, n.label, n.identity]),
   );
   throw new NotFoundError(`node '${r}' is not in the workspace graph${suggestionText(suggestions)}`, {
     field: 'node',

@@ -44,14 +44,16 @@ export function scanRepo(input: ScanInput): RepoScan {
   const scan: RepoScan = { provides: [], requires: [], files: [], ecosystems: new Set(), skipped: [] };
   const queue: string[] = [];
   const seen = new Set<string>();
+  const escapes = (rel: string, from: string) =>
+    scan.skipped.push({
+      file: rel,
+      rule: 'inside_root',
+      reason: `named by ${from}, it climbs out of the repository`,
+    });
   const enqueue = (rel: string, from: string) => {
     const n = normalizeRelPath(rel);
     if (n.escapes) {
-      scan.skipped.push({
-        file: rel,
-        rule: 'inside_root',
-        reason: `named by ${from}, it climbs out of the repository`,
-      });
+      escapes(rel, from);
       return;
     }
     if (seen.has(n.path)) return;
@@ -75,7 +77,10 @@ export function scanRepo(input: ScanInput): RepoScan {
       return;
     }
     const parent = normalizeRelPath(rel.slice(0, -2));
-    if (parent.escapes) return enqueue(rel.slice(0, -2), from);
+    if (parent.escapes) {
+      escapes(rel, from);
+      return;
+    }
     const real = resolveReal(input.dir, parent.path);
     if (!real) return;
     let entries: Dirent[];
