@@ -172,6 +172,10 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'agent.export': { cli: 'agent export' },
   'agent.overlay.init': { cli: 'agent overlay init', http: 'POST /v3/agents/templates/{id}/overlay/init' },
   'agent.overlay.path': { cli: 'agent overlay path' },
+  'graph.show': { cli: 'graph', http: 'GET /v3/ops/graph' },
+  'graph.neighbors': { mcp: 'hub_graph_neighbors' },
+  'config.graph.suggest': { cli: 'config graph suggest' },
+  'config.graph.export': { cli: 'config graph export' },
 };
 
 describe('operation registry', () => {

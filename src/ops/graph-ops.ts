@@ -29,9 +29,12 @@ const includeFields = {
     .boolean()
     .default(true)
     .describe(
-      'Infer edges from the repositories’ package files (npm, Go, Python, Cargo, Maven/Gradle, Helm, submodules).',
+      'Edges inferred from package files: npm, Go, Python, Cargo, Maven/Gradle, Helm, submodules (default true; --no-include-inferred leaves them out).',
     ),
-  include_structure: z.boolean().default(true).describe('Draw project -> repo `contains` edges.'),
+  include_structure: z
+    .boolean()
+    .default(true)
+    .describe('Project -> repo `contains` edges (default true; --no-include-structure leaves them out).'),
 };
 
 /** The workspace graph for one request (the organization index's repositories included). */
