@@ -15,7 +15,7 @@ export {
   type WorkspaceNode,
 } from './graph-types.js';
 export { findNode, type NeighborsInput, type NeighborsResult, neighbors } from './neighbors.js';
-export { CONVENTIONAL_DIRS, PACKAGE_FILES, REQUIREMENTS_FILE } from './package-files.js';
+export { CONVENTIONAL_DIRS, PACKAGE_FILES, packageFileKind, REQUIREMENTS_FILE } from './package-files.js';
 export { SCAN_LIMITS } from './scan-limits.js';
 export { type RepoScan, type ScanSkip, scanRepo } from './scan-repo.js';
 export { normalizeType, PACKAGE_DEPENDENCY_TYPES } from './stale-manual.js';

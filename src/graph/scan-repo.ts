@@ -104,7 +104,6 @@ export function scanRepo(input: ScanInput): RepoScan {
 
   enqueue('.', 'root');
   for (const d of input.extraDirs ?? []) enqueue(d, 'the manifest');
-  for (const p of CONVENTIONAL_DIRS) enqueuePattern(p, '.', 'convention', true);
 
   for (let i = 0; i < queue.length; i++) {
     const rel = queue[i]!;
@@ -117,6 +116,10 @@ export function scanRepo(input: ScanInput): RepoScan {
       continue; // Not a folder, or gone: nothing to read.
     }
     const names = new Set(entries.map((e) => e.name));
+    // Chart folders are looked for only where the root listing has them: no path lookups for absent ones.
+    if (rel === '.')
+      for (const p of CONVENTIONAL_DIRS)
+        if (names.has(p.split('/')[0]!)) enqueuePattern(p, '.', 'convention', true);
     const read = (name: string) =>
       readText(input.dir, join(real, name), posix(rel, name), scan, name.includes('/'));
     const readSibling = (name: string) => (names.has(name) ? read(name) : undefined);
