@@ -172,6 +172,9 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'agent.export': { cli: 'agent export' },
   'agent.overlay.init': { cli: 'agent overlay init', http: 'POST /v3/agents/templates/{id}/overlay/init' },
   'agent.overlay.path': { cli: 'agent overlay path' },
+  'project.repo.ci.show': { cli: 'project repo ci show', mcp: 'hub_repo_ci_show' },
+  'project.repo.ci.detect': { cli: 'project repo ci detect', mcp: 'hub_repo_ci_detect' },
+  'project.repo.ci.set': { cli: 'project repo ci set' },
 };
 
 describe('operation registry', () => {

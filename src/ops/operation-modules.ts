@@ -179,6 +179,10 @@ export const OPERATION_MODULES = {
     const m = await import('./prompt-ops.js');
     return [m.promptList, m.promptShow];
   },
+  'repo-ci': async (): Promise<AnyOperation[]> => {
+    const m = await import('./ci-ops.js');
+    return [m.repoCiShow, m.repoCiDetect, m.repoCiSet];
+  },
 };
 
 /** The name of one operation module. */
