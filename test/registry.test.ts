@@ -175,6 +175,11 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'project.repo.ci.show': { cli: 'project repo ci show', mcp: 'hub_repo_ci_show' },
   'project.repo.ci.detect': { cli: 'project repo ci detect', mcp: 'hub_repo_ci_detect' },
   'project.repo.ci.set': { cli: 'project repo ci set' },
+  'workspace.terrain': {
+    cli: 'workspace terrain',
+    mcp: 'hub_workspace_terrain',
+    http: 'GET /v3/ops/terrain',
+  },
 };
 
 describe('operation registry', () => {

@@ -183,6 +183,9 @@ export const OPERATION_MODULES = {
     const m = await import('./ci-ops.js');
     return [m.repoCiShow, m.repoCiDetect, m.repoCiSet];
   },
+  'workspace-terrain': async (): Promise<AnyOperation[]> => [
+    (await import('./terrain-ops.js')).workspaceTerrain,
+  ],
 };
 
 /** The name of one operation module. */

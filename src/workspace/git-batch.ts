@@ -36,11 +36,16 @@ export async function runInRepos(
   roots: readonly string[],
   args: string[],
   split: (stdout: string) => string[] | undefined,
-  opts: { parallel?: number; batchSize?: number } = {},
+  opts: { parallel?: number; batchSize?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<GitResult[]> {
   const size = opts.batchSize ?? BATCH_SIZE;
   const chunks: string[][] = [];
   for (let i = 0; i < roots.length; i += size) chunks.push(roots.slice(i, i + size));
+  let finished = 0;
+  const report = (n: number) => {
+    finished += n;
+    opts.onProgress?.(finished, roots.length);
+  };
   const done = await mapLimit(
     chunks,
     opts.parallel ?? BATCH_PARALLEL,
@@ -51,10 +56,14 @@ export async function runInRepos(
           cwd: chunk[0]!,
         });
         const records = r.code === 0 ? split(r.stdout) : undefined;
-        if (records && records.length === chunk.length)
+        if (records && records.length === chunk.length) {
+          report(chunk.length);
           return records.map((stdout) => ({ stdout, stderr: '', code: 0 }));
+        }
       }
-      return Promise.all(chunk.map((root) => runGit(args, { cwd: root })));
+      const one = await Promise.all(chunk.map((root) => runGit(args, { cwd: root })));
+      report(chunk.length);
+      return one;
     },
   );
   return done.flat();
