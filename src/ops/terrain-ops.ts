@@ -87,7 +87,7 @@ export const workspaceTerrain = defineOp({
       .boolean()
       .default(true)
       .describe(
-        'Add dependency arcs inferred from package manifests (enriched; when inference is available).',
+        'Include dependency arcs inferred from package manifests (enriched, when inference is available); --no-include-inferred: declared arcs only.',
       ),
     limit: z.coerce
       .number()
