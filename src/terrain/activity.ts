@@ -103,7 +103,7 @@ export async function activityEntries(
   items: ReadonlyArray<{ root: string; head: string }>,
   cache: ActivityCache,
   now: Date,
-  opts: { parallel?: number } = {},
+  opts: { parallel?: number; batchSize?: number } = {},
 ): Promise<{ entries: Array<ActivityEntry | undefined>; read: number }> {
   const out = items.map((i) => cache.get(i.head));
   const missing = items.flatMap((_, k) => (out[k] ? [] : [k]));

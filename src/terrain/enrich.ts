@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CatalogRepo } from '../catalog/index.js';
 import { ciFiles, configPathOf, detectCi, type Listing, listFolder, providersOf } from '../ci/index.js';
 import { tryReadFileBounded } from '../infra/index.js';
-import { BATCH_SIZE, runInRepos, splitBefore } from '../workspace/index.js';
+import { runInRepos, splitBefore } from '../workspace/index.js';
 import { type ActivityCache, activityEntries, activityOf, openActivityCache } from './activity.js';
 import { failedGit, originHead, parseStatusCounts, terrainGit } from './git-status.js';
 import { type AgentDir, checkoutAgent } from './readiness.js';
@@ -31,6 +31,13 @@ export interface EnrichOptions {
 }
 
 const STATUS_ARGS = ['status', '--porcelain=v2', '--branch'];
+const YIELD_EVERY = 25;
+const MAX_CHUNK = 250;
+
+/** Repositories per `git for-each-repo`: about two chunks per lane, at most MAX_CHUNK. */
+export function chunkSize(n: number, parallel: number): number {
+  return Math.max(1, Math.min(MAX_CHUNK, Math.ceil(n / (parallel * 2))));
+}
 
 /** Does the listing name a file that the declared CI descriptor points at? Null when it names none. */
 function ciBeacon(node: TerrainNode, dir: string, top: Listing): TerrainCi {
@@ -73,7 +80,9 @@ export async function enrichNodes(
   const listings = targets.map((t) => (t.dir ? listFolder(t.dir) : undefined));
   const gitIdx = targets.flatMap((t, i) => (t.dir && listings[i]?.has('.git') ? [i] : []));
   const roots = gitIdx.map((i) => targets[i]!.dir!);
-  const batchSize = Math.max(1, Math.min(BATCH_SIZE, Math.ceil(roots.length / parallel)));
+  // Two chunks per lane: a process start from this (large) node process costs milliseconds, so few and big
+  // chunks; two per lane still evens out lanes a loaded machine slows down.
+  const batchSize = chunkSize(roots.length, parallel);
   // Started first: git works in its own processes while the listings below run here.
   const statusP = runInRepos(roots, STATUS_ARGS, (out) => splitBefore(out, '# branch.oid '), {
     parallel,
@@ -82,10 +91,13 @@ export async function enrichNodes(
   });
 
   const defaults: Array<string | null> = targets.map(() => null);
-  targets.forEach((t, i) => {
+  for (let i = 0; i < targets.length; i++) {
+    // Yield now and then: a chunk git finished is handed its next one at once instead of after every listing.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
+    const t = targets[i]!;
     const top = listings[i];
     const node = nodes[i]!;
-    if (!t.dir || !top) return;
+    if (!t.dir || !top) continue;
     node.is_git_repo = top.has('.git');
     node.ci = ciBeacon(node, t.dir, top);
     if (opts.includePipelines) {
@@ -104,8 +116,11 @@ export async function enrichNodes(
       },
       opts.agentDirs,
     );
-    if (node.is_git_repo) defaults[i] = t.repo.raw?.default_branch ?? originHead(t.dir) ?? null;
-  });
+    // origin/HEAD is read only from a real .git folder (a .git file or link leads elsewhere).
+    if (node.is_git_repo)
+      defaults[i] =
+        t.repo.raw?.default_branch ?? (top.get('.git') === 'dir' ? originHead(t.dir) : undefined) ?? null;
+  }
 
   const statuses = await statusP;
   const cache = opts.activityCache ?? openActivityCache();
@@ -113,7 +128,10 @@ export async function enrichNodes(
   const heads = gitIdx.flatMap((i, k) =>
     counts[k]?.head ? [{ k, root: targets[i]!.dir!, head: counts[k]!.head! }] : [],
   );
-  const { entries } = await activityEntries(heads, cache, opts.now, { parallel });
+  const { entries } = await activityEntries(heads, cache, opts.now, {
+    parallel,
+    batchSize: chunkSize(heads.length, parallel),
+  });
   cache.save();
   const entryOf = new Map(heads.map((h, j) => [h.k, entries[j]]));
   let errors = 0;

@@ -87,8 +87,11 @@ export function branchKind(
  * submodules) or no remote gives undefined.
  */
 export function originHead(dir: string): string | undefined {
+  // `dir` is a real path (the checkout judge's): opened without following the last link, and the opened file
+  // checked to lie inside it, so a `.git` linked elsewhere is never read.
   const r = tryReadFileBounded(join(dir, '.git', 'refs', 'remotes', 'origin', 'HEAD'), {
     root: dir,
+    walked: true,
     maxBytes: 512,
   });
   if (!r.ok) return undefined;
