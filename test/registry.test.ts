@@ -176,6 +176,14 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'graph.neighbors': { mcp: 'hub_graph_neighbors' },
   'config.graph.suggest': { cli: 'config graph suggest' },
   'config.graph.export': { cli: 'config graph export' },
+  'project.repo.ci.show': { cli: 'project repo ci show', mcp: 'hub_repo_ci_show' },
+  'project.repo.ci.detect': { cli: 'project repo ci detect', mcp: 'hub_repo_ci_detect' },
+  'project.repo.ci.set': { cli: 'project repo ci set' },
+  'workspace.terrain': {
+    cli: 'workspace terrain',
+    mcp: 'hub_workspace_terrain',
+    http: 'GET /v3/ops/terrain',
+  },
 };
 
 describe('operation registry', () => {

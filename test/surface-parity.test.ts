@@ -1577,3 +1577,112 @@ describe('the workspace graph on every surface', () => {
     });
   });
 });
+
+describe('terrain and repository CI on every surface', () => {
+  let own: { dir: string; root: string; web: RunningServer; mcp: Client };
+  beforeAll(async () => {
+    const d = createTempDir('hub-parity-terrain-');
+    const r = createDemo(join(d, 'demo')).root;
+    const web = await startTestServer({ root: r });
+    own = { dir: d, root: r, web, mcp: await connectHub(r) };
+  });
+  afterAll(async () => {
+    await own?.mcp.close();
+    await own?.web.close();
+    removeTempDir(own.dir);
+  });
+  /** fetched_at is the moment of each call. */
+  const settled = (v: Record<string, unknown>) => ({ ...v, fetched_at: '<time>' });
+  const cases: Array<[string, string[], string, Record<string, unknown>, string]> = [
+    [
+      'workspace terrain (manifest)',
+      ['workspace', 'terrain', '--detail', 'manifest', '--limit', '4'],
+      'hub_workspace_terrain',
+      { detail: 'manifest', limit: 4 },
+      '/v3/ops/terrain?detail=manifest&limit=4',
+    ],
+    [
+      'workspace terrain (enriched, pipelines)',
+      ['workspace', 'terrain', '--project', 'platform', '--include-pipelines'],
+      'hub_workspace_terrain',
+      { project: 'platform', include_pipelines: true },
+      '/v3/ops/terrain?project=platform&include_pipelines=true',
+    ],
+    [
+      'project repo ci show',
+      ['project', 'repo', 'ci', 'show', '-p', 'platform', '-n', 'identity'],
+      'hub_repo_ci_show',
+      { project: 'platform', repo: 'identity' },
+      '/v3/ops/repos/ci?project=platform&repo=identity',
+    ],
+    [
+      'project repo ci detect',
+      ['project', 'repo', 'ci', 'detect', '--project', 'storefront'],
+      'hub_repo_ci_detect',
+      { project: 'storefront' },
+      '/v3/ops/repos/ci/detect?project=storefront',
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, cli, tool, args, path) => {
+    const r = runHub(['-c', join(own.root, '.hub.yml'), ...cli, '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const viaCli = settled(r.json());
+    const viaHttp = await call(own.web.base, 'GET', path);
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(settled(await callJson(own.mcp, tool, args))).toEqual(viaCli);
+    expect(settled(viaHttp.json)).toEqual(viaCli);
+  });
+
+  it('records ci alike from the CLI and over HTTP, and names an unknown repository alike', async () => {
+    const manifest = join(own.root, '.hub.yml');
+    const set = runHub([
+      '-c',
+      manifest,
+      'project',
+      'repo',
+      'ci',
+      'set',
+      '-p',
+      'platform',
+      '-n',
+      'gateway',
+      '--provider',
+      'buildkite',
+      '--json',
+    ]);
+    expect(set.code, set.stdout).toBe(0);
+    expect(set.json()).toMatchObject({
+      changed: true,
+      ci: { provider: 'buildkite' },
+      previous: { provider: 'github_actions' },
+    });
+    const again = await call(own.web.base, 'POST', '/v3/ops/repos/ci', {
+      body: { project: 'platform', repo: 'gateway', provider: 'buildkite' },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json).toEqual({ ...set.json(), changed: false, previous: { provider: 'buildkite' } });
+    const miss = runHub([
+      '-c',
+      manifest,
+      'project',
+      'repo',
+      'ci',
+      'show',
+      '-p',
+      'platform',
+      '-n',
+      'gatewy',
+      '--json',
+    ]);
+    expect(miss.code).toBe(1);
+    const http = await call(own.web.base, 'GET', '/v3/ops/repos/ci?project=platform&repo=gatewy');
+    expect(http.status).toBe(404);
+    expect(http.json).toEqual(miss.json());
+    const err = await rpcError(
+      own.mcp.callTool({ name: 'hub_repo_ci_show', arguments: { project: 'platform', repo: 'gatewy' } }),
+      -32602,
+    );
+    expect(err.data).toEqual(miss.json().error);
+  });
+});

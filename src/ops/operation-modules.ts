@@ -183,6 +183,13 @@ export const OPERATION_MODULES = {
     const m = await import('./prompt-ops.js');
     return [m.promptList, m.promptShow];
   },
+  'repo-ci': async (): Promise<AnyOperation[]> => {
+    const m = await import('./ci-ops.js');
+    return [m.repoCiShow, m.repoCiDetect, m.repoCiSet];
+  },
+  'workspace-terrain': async (): Promise<AnyOperation[]> => [
+    (await import('./terrain-ops.js')).workspaceTerrain,
+  ],
 };
 
 /** The name of one operation module. */

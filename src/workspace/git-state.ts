@@ -77,7 +77,7 @@ export async function repoGitState(root: string, opts: { headTime?: boolean } = 
  */
 export async function repoGitStates(
   roots: readonly string[],
-  opts: { parallel?: number } = {},
+  opts: { parallel?: number; batchSize?: number } = {},
 ): Promise<RepoGitState[]> {
   const out: RepoGitState[] = roots.map(() => NO_REPO);
   const git = roots.flatMap((r, i) => (existsSync(join(r, '.git')) ? [i] : []));

@@ -52,6 +52,10 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'The workspace graph as configuration: propose relationships from inferred edges, export as JSON, Mermaid or DOT.',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
+  project: 'Projects of the workspace and their repositories.',
+  'project repo': 'Repositories of a project.',
+  'project repo ci':
+    "A repository's CI: show the recorded target, detect CI files, record one (comments kept).",
 };
 
 export interface LeafAction {
