@@ -172,6 +172,10 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'agent.export': { cli: 'agent export' },
   'agent.overlay.init': { cli: 'agent overlay init', http: 'POST /v3/agents/templates/{id}/overlay/init' },
   'agent.overlay.path': { cli: 'agent overlay path' },
+  'config.tree': { cli: 'config tree' },
+  'config.preview': { cli: 'config preview', http: 'POST /v3/config/hub/preview' },
+  'config.patch': { cli: 'config patch' },
+  'appconfig.preview': { http: 'POST /v3/config/appconfig/preview' },
 };
 
 describe('operation registry', () => {

@@ -1515,3 +1515,49 @@ describe('agent templates on every surface', () => {
     expect(err.data).toEqual(bad.json().error);
   });
 });
+
+describe('Config Studio previews on every surface', () => {
+  // The demo's manifest, and a draft that is valid and one that is not; the CLI takes the same list as JSON.
+  const ok = [
+    { op: 'set', path: '/workspace/projects/platform/description', value: 'from a draft' },
+    { op: 'append', path: '/workspace/projects/platform/tags', value: 'x' },
+  ];
+  const bad = [{ op: 'remove', path: '/workspace/projects/platform/repos', value: 'ghost' }];
+  const cli = (args: string[]) => runHub(['-c', join(root, '.hub.yml'), ...args, '--json']);
+
+  it('previews the manifest alike on the CLI and over HTTP, in every style', async () => {
+    for (const operations of [ok, bad])
+      for (const style of ['normalized', 'minimal', 'on-disk']) {
+        const viaCli = cli([
+          'config',
+          'preview',
+          '--style',
+          style,
+          '--operations',
+          JSON.stringify(operations),
+        ]);
+        const viaHttp = await call(server.base, 'POST', '/v3/config/hub/preview', {
+          body: { style, operations },
+        });
+        expect(viaHttp.status, viaHttp.text).toBe(200);
+        expect(viaHttp.json, style).toEqual(viaCli.json());
+      }
+  });
+
+  it('previews the application config alike on the CLI and over HTTP', async () => {
+    const operations = [{ op: 'set', path: 'state.conflict_retries', value: 2 }];
+    const viaCli = cli([
+      'appconfig',
+      'preview',
+      '--style',
+      'minimal',
+      '--operations',
+      JSON.stringify(operations),
+    ]);
+    const viaHttp = await call(server.base, 'POST', '/v3/config/appconfig/preview', {
+      body: { style: 'minimal', operations },
+    });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(viaHttp.json).toEqual(viaCli.json());
+  });
+});

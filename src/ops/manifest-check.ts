@@ -1,6 +1,6 @@
 import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
-import { readManifestFile } from '../model/index.js';
+import { type ManifestFile, parseManifestText, readManifestFile } from '../model/index.js';
 import type { OpContext } from './context.js';
 import { reservedProjectNames } from './reserved-names.js';
 
@@ -18,10 +18,22 @@ export interface ManifestCheck {
  * a manifest valid, so the two never disagree.
  */
 export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
+  return checkManifestFile(ctx, path).check;
+}
+
+/**
+ * The same check of `text` as if it were the manifest at `path` (a draft: Config Studio's preview), with the
+ * parsed file when it passed the schema.
+ */
+export function checkManifestFile(
+  ctx: OpContext,
+  path: string,
+  text?: string,
+): { check: ManifestCheck; file?: ManifestFile } {
   const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
-  let file: ReturnType<typeof readManifestFile>;
+  let file: ManifestFile;
   try {
-    file = readManifestFile(path);
+    file = text === undefined ? readManifestFile(path) : parseManifestText(text, path);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     const issues = (err.details?.issues as Problem[] | undefined) ?? [
@@ -32,7 +44,7 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
         message: err.message,
       },
     ];
-    return { valid: false, file: path, counts: empty, problems: issues, legacy: [] };
+    return { check: { valid: false, file: path, counts: empty, problems: issues, legacy: [] } };
   }
   const catalog = new Catalog(file);
   let reserved: string[] = [];
@@ -59,7 +71,7 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
   // No spread: a manifest may yield hundreds of thousands of problems, more than the stack holds as arguments.
   for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved, checkouts }))
     problems.push(p);
-  return {
+  const check = {
     valid: problems.length === 0,
     file: path,
     counts: {
@@ -71,4 +83,5 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
     problems,
     legacy: file.legacy.map((l) => ({ path: l.path.join('.'), from: l.from, to: l.to })),
   };
+  return { check, file };
 }

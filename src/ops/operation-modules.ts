@@ -23,7 +23,7 @@ export const OPERATION_MODULES = {
   },
   appconfig: async (): Promise<AnyOperation[]> => {
     const m = await import('./appconfig-ops.js');
-    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch];
+    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch, m.appconfigPreview];
   },
   search: async (): Promise<AnyOperation[]> => [(await import('./search-ops.js')).search],
   'workspace-repo': async (): Promise<AnyOperation[]> => [
@@ -178,6 +178,10 @@ export const OPERATION_MODULES = {
   prompt: async (): Promise<AnyOperation[]> => {
     const m = await import('./prompt-ops.js');
     return [m.promptList, m.promptShow];
+  },
+  'config-studio': async (): Promise<AnyOperation[]> => {
+    const m = await import('./config-studio-ops.js');
+    return [m.configTreeOp, m.configPreview, m.configPatch];
   },
 };
 
