@@ -176,6 +176,10 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'config.preview': { cli: 'config preview', http: 'POST /v3/config/hub/preview' },
   'config.patch': { cli: 'config patch' },
   'appconfig.preview': { http: 'POST /v3/config/appconfig/preview' },
+  'project.derived.create': { cli: 'project derived create', mcp: 'hub_project_derived_create' },
+  'project.derived.include': { cli: 'project derived include' },
+  'project.derived.refresh': { cli: 'project derived refresh' },
+  'project.derived.exclude': { cli: 'project derived exclude' },
 };
 
 describe('operation registry', () => {

@@ -1561,3 +1561,49 @@ describe('Config Studio previews on every surface', () => {
     expect(viaHttp.json).toEqual(viaCli.json());
   });
 });
+
+describe('derived working sets on every surface', () => {
+  it('creates a derived set alike on the CLI, the MCP tool and the HTTP route', async () => {
+    const norm = (v: unknown, name: string) => JSON.parse(JSON.stringify(v).split(name).join('<name>'));
+    const viaCli = runHub([
+      '-c',
+      join(root, '.hub.yml'),
+      'project',
+      'derived',
+      'create',
+      '-n',
+      'par-cli',
+      '--from',
+      'platform/identity/api',
+      '--include-dependencies',
+      '--json',
+    ]);
+    expect(viaCli.code, viaCli.stdout + viaCli.stderr).toBe(0);
+    const viaMcp = await callJson(mcp, 'hub_project_derived_create', {
+      name: 'par-mcp',
+      project: 'platform',
+      repo: 'identity',
+      component: 'api',
+      include_dependencies: true,
+    });
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/derived', {
+      body: { name: 'par-http', from: 'platform/identity/api', include_dependencies: true },
+    });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(norm(viaMcp, 'par-mcp')).toEqual(norm(viaCli.json(), 'par-cli'));
+    expect(norm(viaHttp.json, 'par-http')).toEqual(norm(viaCli.json(), 'par-cli'));
+    // The same refusal everywhere for a name that is taken.
+    const again = await call(server.base, 'POST', '/v3/ops/derived', {
+      body: { name: 'par-cli', from: 'platform/identity' },
+    });
+    expect(again.status).toBe(409);
+    const err = await rpcError(
+      mcp.callTool({
+        name: 'hub_project_derived_create',
+        arguments: { name: 'par-cli', project: 'platform', repo: 'identity' },
+      }),
+      -32000,
+    );
+    expect(err.data).toEqual(again.json.error);
+  });
+});

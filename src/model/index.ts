@@ -63,6 +63,9 @@ export { draftManifestText, type ManifestDraft } from './manifest-patch.js';
 export {
   type Component,
   ComponentSchema,
+  type Derived,
+  type DerivedFrom,
+  type DerivedSource,
   type Endpoint,
   type GraphNode,
   type Manifest,

@@ -137,7 +137,8 @@ export interface ManifestDraftView {
 
 /**
  * The draft of the manifest at `path`: the operations applied (comments kept), every rule of `config validate`
- * run on it, each problem marked new unless the file on disk has it already, and the validated model.
+ * run on it (without `filesystem`, those that need no checkout), each problem marked new unless the file on disk
+ * has it already, and the validated model.
  */
 export function manifestDraft(
   ctx: OpContext,
@@ -145,13 +146,14 @@ export function manifestDraft(
   onDisk: string,
   ops: PatchOperation[],
   collect: boolean,
+  filesystem = true,
 ): ManifestDraftView {
   const draft = draftManifestText(onDisk, ops, path, collect);
-  const { check, file } = checkManifestFile(ctx, path, draft.text);
+  const { check, file } = checkManifestFile(ctx, path, draft.text, filesystem);
   const existing =
     ops.length === 0
       ? undefined
-      : new Set(checkManifestFile(ctx, path, onDisk).check.problems.map(problemKey));
+      : new Set(checkManifestFile(ctx, path, onDisk, filesystem).check.problems.map(problemKey));
   const errors: DraftError[] = [
     ...failureErrors(draft.failures),
     ...check.problems.map((p) => ({

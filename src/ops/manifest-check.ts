@@ -29,6 +29,7 @@ export function checkManifestFile(
   ctx: OpContext,
   path: string,
   text?: string,
+  filesystem = true,
 ): { check: ManifestCheck; file?: ManifestFile } {
   const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
   let file: ManifestFile;
@@ -69,7 +70,7 @@ export function checkManifestFile(
   };
   const checkouts = new Checkouts(file.root, allowed);
   // No spread: a manifest may yield hundreds of thousands of problems, more than the stack holds as arguments.
-  for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved, checkouts }))
+  for (const p of validateCatalog(catalog, { filesystem, reservedNames: reserved, checkouts }))
     problems.push(p);
   const check = {
     valid: problems.length === 0,

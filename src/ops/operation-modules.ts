@@ -183,6 +183,15 @@ export const OPERATION_MODULES = {
     const m = await import('./config-studio-ops.js');
     return [m.configTreeOp, m.configPreview, m.configPatch];
   },
+  derived: async (): Promise<AnyOperation[]> => {
+    const m = await import('./derived-ops.js');
+    return [
+      m.projectDerivedCreate,
+      m.projectDerivedInclude,
+      m.projectDerivedRefresh,
+      m.projectDerivedExclude,
+    ];
+  },
 };
 
 /** The name of one operation module. */

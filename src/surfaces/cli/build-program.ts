@@ -48,6 +48,9 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'The prompts hub generates for agents (session start, repo hand-off, task dispatch, context switch).',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
+  project: 'Projects of the workspace.',
+  'project derived':
+    'Derived working sets: projects taking repos or single components from other projects (create, include, refresh, exclude).',
 };
 
 export interface LeafAction {
