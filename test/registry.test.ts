@@ -180,6 +180,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'project.derived.include': { cli: 'project derived include' },
   'project.derived.refresh': { cli: 'project derived refresh' },
   'project.derived.exclude': { cli: 'project derived exclude' },
+  'catalog.add': { cli: 'catalog add' },
 };
 
 describe('operation registry', () => {

@@ -1,3 +1,4 @@
+export { type CatalogAddInput, type CatalogAddResult, planCatalogAdd } from './add.js';
 export { appendComponents } from './apply.js';
 export { Catalog, type CatalogComponent, type CatalogRepo, normalizeTags } from './catalog.js';
 export { Checkouts, checkoutsOf, gitRefs, REPO_OUTSIDE_RULE, type RepoCheckout } from './checkout.js';

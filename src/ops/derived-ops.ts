@@ -6,10 +6,8 @@ import {
   planDerivedInclude,
   planDerivedRefresh,
 } from '../catalog/index.js';
-import { ValidationError, writeFileAtomicSync } from '../infra/index.js';
-import { type PatchOperation, readUtf8File } from '../model/index.js';
-import { manifestDraft } from './config-studio.js';
 import type { OpContext } from './context.js';
+import { writeManifestOperations } from './manifest-write.js';
 import { defineOp, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
 const nameField = z.string().min(1).max(200).describe('Name of the derived working set (a project).');
@@ -26,26 +24,10 @@ const selectionFields = {
 };
 
 /**
- * Writes a plan's operations through the same draft as `config patch --save`: comments and formatting kept, and
- * nothing written when the result would break a rule that needs no checkout (the catalog gate). Filesystem rules
- * are not checked: a copy inherits its source's checkout, and a missing directory there is the source's to fix.
+ * Filesystem rules do not block a derived set's write: a copy inherits its source's checkout, and a directory
+ * missing there is the source's to fix (`config validate` still reports it).
  */
-function applyPlan(ctx: OpContext, operations: PatchOperation[]): void {
-  if (operations.length === 0) return;
-  const path = ctx.workspace().file.path;
-  const onDisk = readUtf8File(path, 'manifest');
-  const d = manifestDraft(ctx, path, onDisk, operations, false, false);
-  const blocking = d.errors.filter((e) => e.new !== false);
-  if (blocking.length > 0) {
-    const first = blocking[0]!;
-    throw new ValidationError(
-      `the change would make the manifest invalid: ${first.path}: ${first.message}${blocking.length > 1 ? ` (and ${blocking.length - 1} more)` : ''}`,
-      { rule: first.rule, issues: blocking },
-    );
-  }
-  if (d.text !== onDisk) writeFileAtomicSync(path, d.text);
-  ctx.invalidate();
-}
+const FILESYSTEM_RULES = false;
 
 const now = (ctx: OpContext) => ctx.now().toISOString();
 
@@ -70,7 +52,7 @@ export const projectDerivedCreate = defineOp({
     const { catalog } = ctx.workspace();
     const selection = parseSelection(catalog, input);
     const plan = planDerivedCreate(catalog, { ...input, selection }, now(ctx));
-    applyPlan(ctx, plan.operations);
+    writeManifestOperations(ctx, plan.operations, FILESYSTEM_RULES);
     return plan.result;
   },
   cli: {
@@ -99,7 +81,7 @@ export const projectDerivedInclude = defineOp({
     const { catalog } = ctx.workspace();
     const selection = parseSelection(catalog, input);
     const plan = planDerivedInclude(catalog, { name: input.name, selection }, now(ctx));
-    applyPlan(ctx, plan.operations);
+    writeManifestOperations(ctx, plan.operations, FILESYSTEM_RULES);
     return plan.result;
   },
   cli: {
@@ -120,7 +102,7 @@ export const projectDerivedRefresh = defineOp({
   attributes: WRITES_IDEMPOTENT,
   handler: (ctx, input) => {
     const plan = planDerivedRefresh(ctx.workspace().catalog, input, now(ctx));
-    applyPlan(ctx, plan.operations);
+    writeManifestOperations(ctx, plan.operations, FILESYSTEM_RULES);
     return plan.result;
   },
   cli: {
@@ -148,7 +130,7 @@ export const projectDerivedExclude = defineOp({
   attributes: WRITES,
   handler: (ctx, input) => {
     const plan = planDerivedExclude(ctx.workspace().catalog, input);
-    applyPlan(ctx, plan.operations);
+    writeManifestOperations(ctx, plan.operations, FILESYSTEM_RULES);
     return plan.result;
   },
   cli: {

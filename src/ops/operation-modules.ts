@@ -192,6 +192,7 @@ export const OPERATION_MODULES = {
       m.projectDerivedExclude,
     ];
   },
+  catalog: async (): Promise<AnyOperation[]> => [(await import('./catalog-ops.js')).catalogAdd],
 };
 
 /** The name of one operation module. */

@@ -49,6 +49,7 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
   project: 'Projects of the workspace.',
+  catalog: 'Edit the catalog: add projects and repos (--ensure: succeed when a matching entry exists).',
   'project derived':
     'Derived working sets: projects taking repos or single components from other projects (create, include, refresh, exclude).',
 };
