@@ -15,10 +15,13 @@ export {
 export { parseSelection, type Selection, type SelectionInput } from './derived-select.js';
 export {
   type Candidate,
+  CHART_PARENTS,
   detectInRepo,
   HIGH_CONFIDENCE_MARKERS,
   KIND_HINTS,
   kindHint,
+  languageOf,
+  MARKER_LANGUAGES,
   SKIP_DIRS,
 } from './detect.js';
 export {
