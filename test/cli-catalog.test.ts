@@ -165,7 +165,9 @@ describe('component commands on the demo workspace', () => {
     expect(again.code).toBe(1);
     expect(again.json().error.details.rule).toBe('nothing_to_apply');
     const dryAgain = runHub(['-c', manifest, 'component', 'detect', '--json']).json();
-    expect(dryAgain.candidates.every((c: { already_catalogued: boolean }) => c.already_catalogued)).toBe(true);
+    expect(dryAgain.candidates.every((c: { already_catalogued: boolean }) => c.already_catalogued)).toBe(
+      true,
+    );
   });
 
   it('inits a component, refuses a second init of the same path and needs a scope', () => {

@@ -50,7 +50,10 @@ describe('component detect --apply', () => {
     expect(again.code).toBe(1);
     expect(again.json().error).toMatchObject({
       code: 'refused',
-      details: { rule: 'nothing_to_apply', skipped: expect.arrayContaining(['p/svc/server', 'p/svc/deploy-server']) },
+      details: {
+        rule: 'nothing_to_apply',
+        skipped: expect.arrayContaining(['p/svc/server', 'p/svc/deploy-server']),
+      },
     });
     expect(again.json().error.message).toContain('already catalogued');
     expect(readFileSync(manifest, 'utf8')).toBe(before);
