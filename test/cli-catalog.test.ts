@@ -160,9 +160,14 @@ describe('component commands on the demo workspace', () => {
     const after = readFileSync(manifest, 'utf8');
     expect(after).toContain('services/rate-limiter');
     expect(after.split('\n')[0]).toBe(before.split('\n')[0]);
-    const again = runHub(['-c', manifest, 'component', 'detect', '--apply', '--json']).json();
-    expect(again.applied).toBe(false);
-    expect(again.candidates.every((c: { already_catalogued: boolean }) => c.already_catalogued)).toBe(true);
+    // A second apply would write nothing: an error, never a silent success (issue 15).
+    const again = runHub(['-c', manifest, 'component', 'detect', '--apply', '--json']);
+    expect(again.code).toBe(1);
+    expect(again.json().error.details.rule).toBe('nothing_to_apply');
+    const dryAgain = runHub(['-c', manifest, 'component', 'detect', '--json']).json();
+    expect(dryAgain.candidates.every((c: { already_catalogued: boolean }) => c.already_catalogued)).toBe(
+      true,
+    );
   });
 
   it('inits a component, refuses a second init of the same path and needs a scope', () => {

@@ -184,6 +184,15 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
     mcp: 'hub_workspace_terrain',
     http: 'GET /v3/ops/terrain',
   },
+  'config.tree': { cli: 'config tree' },
+  'config.preview': { cli: 'config preview', http: 'POST /v3/config/hub/preview' },
+  'config.patch': { cli: 'config patch' },
+  'appconfig.preview': { http: 'POST /v3/config/appconfig/preview' },
+  'project.derived.create': { cli: 'project derived create', mcp: 'hub_project_derived_create' },
+  'project.derived.include': { cli: 'project derived include' },
+  'project.derived.refresh': { cli: 'project derived refresh' },
+  'project.derived.exclude': { cli: 'project derived exclude' },
+  'catalog.add': { cli: 'catalog add' },
 };
 
 describe('operation registry', () => {

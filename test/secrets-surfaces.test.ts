@@ -143,7 +143,7 @@ describe('blank server token', () => {
 });
 
 describe('HTTP and MCP', () => {
-  it('GET /v3/config/appconfig shows no secret (there is no appconfig preview route)', async () => {
+  it('GET /v3/config/appconfig and POST /v3/config/appconfig/preview show no secret', async () => {
     const srv = await startTestServer({ root, env: { HUB_CACHE_DIR: 'off', ...HTTP_STATE } });
     try {
       const h = { authorization: 'Bearer server-token-SECRET9999' };
@@ -151,8 +151,15 @@ describe('HTTP and MCP', () => {
       expect(r.status).toBe(200);
       expect(r.text).not.toContain('SECRET');
       expect(r.json.config.state.url).toBe('https://hub.example/x?token=***4321&org=acme');
-      const preview = await call(srv.base, 'POST', '/v3/config/appconfig/preview', { body: {}, headers: h });
-      expect(preview.status).toBe(404);
+      for (const style of ['normalized', 'minimal', 'on-disk']) {
+        const preview = await call(srv.base, 'POST', '/v3/config/appconfig/preview', {
+          body: { style, operations: [{ op: 'set', path: 'state.token', value: 'draft-SECRET-2468' }] },
+          headers: h,
+        });
+        expect(preview.status, preview.text).toBe(200);
+        expect(preview.text, style).not.toContain('SECRET');
+        expect(preview.json.text, style).toContain(style === 'on-disk' ? '***1234' : '***2468');
+      }
     } finally {
       await srv.close();
     }

@@ -1686,3 +1686,95 @@ describe('terrain and repository CI on every surface', () => {
     expect(err.data).toEqual(miss.json().error);
   });
 });
+
+describe('Config Studio previews on every surface', () => {
+  // The demo's manifest, and a draft that is valid and one that is not; the CLI takes the same list as JSON.
+  const ok = [
+    { op: 'set', path: '/workspace/projects/platform/description', value: 'from a draft' },
+    { op: 'append', path: '/workspace/projects/platform/tags', value: 'x' },
+  ];
+  const bad = [{ op: 'remove', path: '/workspace/projects/platform/repos', value: 'ghost' }];
+  const cli = (args: string[]) => runHub(['-c', join(root, '.hub.yml'), ...args, '--json']);
+
+  it('previews the manifest alike on the CLI and over HTTP, in every style', async () => {
+    for (const operations of [ok, bad])
+      for (const style of ['normalized', 'minimal', 'on-disk']) {
+        const viaCli = cli([
+          'config',
+          'preview',
+          '--style',
+          style,
+          '--operations',
+          JSON.stringify(operations),
+        ]);
+        const viaHttp = await call(server.base, 'POST', '/v3/config/hub/preview', {
+          body: { style, operations },
+        });
+        expect(viaHttp.status, viaHttp.text).toBe(200);
+        expect(viaHttp.json, style).toEqual(viaCli.json());
+      }
+  });
+
+  it('previews the application config alike on the CLI and over HTTP', async () => {
+    const operations = [{ op: 'set', path: 'state.conflict_retries', value: 2 }];
+    const viaCli = cli([
+      'appconfig',
+      'preview',
+      '--style',
+      'minimal',
+      '--operations',
+      JSON.stringify(operations),
+    ]);
+    const viaHttp = await call(server.base, 'POST', '/v3/config/appconfig/preview', {
+      body: { style: 'minimal', operations },
+    });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(viaHttp.json).toEqual(viaCli.json());
+  });
+});
+
+describe('derived working sets on every surface', () => {
+  it('creates a derived set alike on the CLI, the MCP tool and the HTTP route', async () => {
+    const norm = (v: unknown, name: string) => JSON.parse(JSON.stringify(v).split(name).join('<name>'));
+    const viaCli = runHub([
+      '-c',
+      join(root, '.hub.yml'),
+      'project',
+      'derived',
+      'create',
+      '-n',
+      'par-cli',
+      '--from',
+      'platform/identity/api',
+      '--include-dependencies',
+      '--json',
+    ]);
+    expect(viaCli.code, viaCli.stdout + viaCli.stderr).toBe(0);
+    const viaMcp = await callJson(mcp, 'hub_project_derived_create', {
+      name: 'par-mcp',
+      project: 'platform',
+      repo: 'identity',
+      component: 'api',
+      include_dependencies: true,
+    });
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/derived', {
+      body: { name: 'par-http', from: 'platform/identity/api', include_dependencies: true },
+    });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(norm(viaMcp, 'par-mcp')).toEqual(norm(viaCli.json(), 'par-cli'));
+    expect(norm(viaHttp.json, 'par-http')).toEqual(norm(viaCli.json(), 'par-cli'));
+    // The same refusal everywhere for a name that is taken.
+    const again = await call(server.base, 'POST', '/v3/ops/derived', {
+      body: { name: 'par-cli', from: 'platform/identity' },
+    });
+    expect(again.status).toBe(409);
+    const err = await rpcError(
+      mcp.callTool({
+        name: 'hub_project_derived_create',
+        arguments: { name: 'par-cli', project: 'platform', repo: 'identity' },
+      }),
+      -32000,
+    );
+    expect(err.data).toEqual(again.json.error);
+  });
+});

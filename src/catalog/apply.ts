@@ -23,7 +23,13 @@ export function appendComponents(catalog: Catalog, repo: CatalogRepo, drafts: Co
     // A new item takes the style of the list's last one: `- { name: x, path: y }` stays one line.
     const flow = Boolean(seq.items[seq.items.length - 1]?.flow);
     for (const d of drafts) {
-      const node = doc.createNode({ name: d.name, path: d.path, kind: d.kind }, { flow });
+      const entry = {
+        name: d.name,
+        path: d.path,
+        kind: d.kind,
+        ...(d.language ? { language: d.language } : {}),
+      };
+      const node = doc.createNode(entry, { flow });
       seq.add(node);
     }
   });

@@ -216,9 +216,9 @@ export class Catalog {
   }
 
   /** The repo whose checkout directory most specifically contains `abs`. */
-  repoContaining(abs: string): CatalogRepo | undefined {
+  repoContaining(abs: string, among: readonly CatalogRepo[] = this.repos): CatalogRepo | undefined {
     let best: CatalogRepo | undefined;
-    for (const r of this.repos) {
+    for (const r of among) {
       if (abs === r.root || abs.startsWith(r.root.endsWith('/') ? r.root : `${r.root}/`)) {
         if (!best || r.root.length > best.root.length) best = r;
       }

@@ -18,6 +18,7 @@ import {
   HIGH_CONFIDENCE_MARKERS,
   KIND_HINTS,
   kindHint,
+  languageOf,
   SKIP_DIRS,
 } from './detect.js';
 
@@ -58,6 +59,8 @@ describe('detectInRepo', () => {
                 'helm/identity/Chart.yaml': 'apiVersion: v2\nname: identity\n',
                 'charts/base/Chart.yaml': 'apiVersion: v2\nname: base\n',
                 // Chart.yaml elsewhere is not a marker; neither is a chart directly under helm/.
+                'ops/x/Chart.yaml': 'apiVersion: v2\n',
+                // deploy/<name>/Chart.yaml is a chart too (issue 15).
                 'deploy/x/Chart.yaml': 'apiVersion: v2\n',
                 'helm/Chart.yaml': 'apiVersion: v2\n',
                 // Two markers in one directory.
@@ -160,6 +163,7 @@ describe('detectInRepo', () => {
     ['terraform/modules/vpc', 'infrastructure'],
     ['helm/identity', 'infrastructure'],
     ['charts/base', 'infrastructure'],
+    ['deploy/x', 'infrastructure'],
     ['tools/dotnet', 'unknown'],
     ['misc/thing', 'unknown'],
     // The closest hinting directory wins: services/api/plugins/auth is under services/.
@@ -182,9 +186,10 @@ describe('detectInRepo', () => {
     });
   });
 
-  it('ignores Chart.yaml outside helm/<name> and charts/<name>', () => {
+  it('ignores Chart.yaml outside helm/<name>, charts/<name> and deploy/<name>', () => {
     const paths = detectInRepo(catalog, repoOf(catalog, 'p/mono')).map((c) => c.path);
-    expect(paths).not.toContain('deploy/x');
+    expect(paths).toContain('deploy/x');
+    expect(paths).not.toContain('ops/x');
     expect(paths).not.toContain('helm');
   });
 
@@ -207,6 +212,7 @@ describe('detectInRepo', () => {
         'apps/api',
         'apps/web',
         'charts/base',
+        'deploy/x',
         'helm/identity',
         'infra/net',
         'internal/auth',
@@ -266,6 +272,7 @@ describe('detectInRepo', () => {
         path: '.',
         kind: 'unknown',
         markers: ['package.json'],
+        language: 'javascript',
         confidence: 'high',
         already_catalogued: false,
       },
@@ -292,6 +299,42 @@ describe('detectInRepo', () => {
     writeFiles(dir, { 'services/late/Cargo.toml': '[package]\n' });
     const found = detectInRepo(catalog, repoOf(catalog, 'p/empty'));
     expect(found.map((c) => [c.path, c.kind, c.name])).toEqual([['services/late', 'service', 'late']]);
+  });
+});
+
+describe('languageOf', () => {
+  it('reads the language from the markers', () => {
+    const file = (name: string) => ({ name, isFile: () => true }) as unknown as import('node:fs').Dirent;
+    expect(languageOf(['go.mod'], [])).toBe('go');
+    expect(languageOf(['package.json'], [file('package.json')])).toBe('javascript');
+    expect(languageOf(['package.json'], [file('package.json'), file('tsconfig.json')])).toBe('typescript');
+    expect(languageOf(['App.csproj'], [])).toBe('csharp');
+    expect(languageOf(['package.json', 'pyproject.toml'], [])).toEqual(['javascript', 'python']);
+    expect(languageOf(['Chart.yaml'], [])).toBeUndefined();
+  });
+
+  it('gives a Go command under cmd/ the kind application and the language go', () => {
+    const ws = buildWorkspace({
+      projects: [
+        {
+          name: 'p',
+          repos: [{ name: 'g', files: { 'go.mod': 'module g\n', 'cmd/tool/go.mod': 'module t\n' } }],
+        },
+      ],
+    });
+    try {
+      const catalog = new Catalog(readManifestFile(ws.manifestPath));
+      expect(detectInRepo(catalog, repoOf(catalog, 'p/g'))).toEqual([
+        expect.objectContaining({
+          path: 'cmd/tool',
+          kind: 'application',
+          language: 'go',
+          markers: ['go.mod'],
+        }),
+      ]);
+    } finally {
+      removeTempDir(ws.root);
+    }
   });
 });
 

@@ -13,9 +13,21 @@ export const HIGH_CONFIDENCE_MARKERS = [
 ];
 const CSPROJ_RE = /\.csproj$/;
 
-/** Kind hints from a directory name on the candidate's path. */
+/** The language a marker file says a component is written in (`package.json`: see `languageOf`). */
+export const MARKER_LANGUAGES: Record<string, string> = {
+  'package.json': 'javascript',
+  'pyproject.toml': 'python',
+  'go.mod': 'go',
+  'Cargo.toml': 'rust',
+  'pom.xml': 'java',
+  'build.gradle': 'java',
+  '*.csproj': 'csharp',
+};
+
+/** Kind hints from a directory name on the candidate's path (`cmd/<name>`: a Go command). */
 export const KIND_HINTS: Record<string, string> = {
   apps: 'application',
+  cmd: 'application',
   packages: 'package',
   services: 'service',
   libs: 'library',
@@ -43,6 +55,9 @@ export const SKIP_DIRS = new Set([
   'out',
 ]);
 
+/** Folders whose direct subfolders holding a `Chart.yaml` are Helm charts: `helm/<name>/Chart.yaml` and so on. */
+export const CHART_PARENTS = ['helm', 'charts', 'deploy'];
+
 const MAX_DEPTH = 6;
 const MAX_DIRS = 20_000;
 
@@ -53,6 +68,8 @@ export interface Candidate {
   path: string;
   kind: string;
   markers: string[];
+  /** What the markers say it is written in: one language, or several when its markers disagree. */
+  language?: string | string[];
   confidence: 'high';
   already_catalogued: boolean;
 }
@@ -71,15 +88,29 @@ function markersIn(entries: Dirent[], relPath: string): string[] {
   const files = entries.filter((e) => e.isFile()).map((e) => e.name);
   const found = files.filter((f) => HIGH_CONFIDENCE_MARKERS.includes(f) || CSPROJ_RE.test(f));
   const segs = relPath.split('/');
-  // helm/<name>/Chart.yaml and charts/<name>/Chart.yaml anywhere in the repo.
-  if (
-    files.includes('Chart.yaml') &&
-    segs.length >= 2 &&
-    (segs[segs.length - 2] === 'helm' || segs[segs.length - 2] === 'charts')
-  ) {
+  // helm/<name>/Chart.yaml, charts/<name>/Chart.yaml and deploy/<name>/Chart.yaml anywhere in the repo.
+  if (files.includes('Chart.yaml') && segs.length >= 2 && CHART_PARENTS.includes(segs[segs.length - 2]!)) {
     found.push('Chart.yaml');
   }
   return found.sort();
+}
+
+/**
+ * The language of a candidate from its markers: `package.json` is TypeScript when a `tsconfig.json` sits beside
+ * it, else JavaScript; a chart says none. Several languages (a `package.json` beside a `go.mod`) give a list.
+ */
+export function languageOf(
+  markers: readonly string[],
+  entries: readonly Dirent[],
+): string | string[] | undefined {
+  const ts = entries.some((e) => e.isFile() && e.name === 'tsconfig.json');
+  const langs = new Set<string>();
+  for (const m of markers) {
+    const lang = MARKER_LANGUAGES[CSPROJ_RE.test(m) ? '*.csproj' : m];
+    if (lang) langs.add(lang === 'javascript' && ts ? 'typescript' : lang);
+  }
+  const list = [...langs];
+  return list.length === 0 ? undefined : list.length === 1 ? list[0] : list;
 }
 
 /**
@@ -103,6 +134,7 @@ export function detectInRepo(catalog: Catalog, repo: CatalogRepo, dir = repo.roo
       const markers = markersIn(entries, rel);
       if (markers.length > 0) {
         const kind = markers.includes('Chart.yaml') ? 'infrastructure' : (kindHint(rel) ?? 'unknown');
+        const language = languageOf(markers, entries);
         out.push({
           project: repo.project,
           repo: repo.name,
@@ -110,6 +142,7 @@ export function detectInRepo(catalog: Catalog, repo: CatalogRepo, dir = repo.roo
           path: rel,
           kind,
           markers,
+          ...(language === undefined ? {} : { language }),
           confidence: 'high',
           already_catalogued: known.has(rel),
         });
@@ -132,6 +165,7 @@ export function detectInRepo(catalog: Catalog, repo: CatalogRepo, dir = repo.roo
     }
     const markers = markersIn(entries, '.');
     if (markers.length > 0) {
+      const language = languageOf(markers, entries);
       out.push({
         project: repo.project,
         repo: repo.name,
@@ -139,6 +173,7 @@ export function detectInRepo(catalog: Catalog, repo: CatalogRepo, dir = repo.roo
         path: '.',
         kind: 'unknown',
         markers,
+        ...(language === undefined ? {} : { language }),
         confidence: 'high',
         already_catalogued: known.has('.'),
       });

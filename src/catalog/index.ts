@@ -1,12 +1,27 @@
+export { type CatalogAddInput, type CatalogAddResult, planCatalogAdd } from './add.js';
 export { appendComponents } from './apply.js';
 export { Catalog, type CatalogComponent, type CatalogRepo, normalizeTags } from './catalog.js';
 export { Checkouts, checkoutsOf, gitRefs, REPO_OUTSIDE_RULE, type RepoCheckout } from './checkout.js';
 export {
+  type CreateInput,
+  type DerivedPlan,
+  type DerivedRepoView,
+  type IncludeOutcome,
+  planDerivedCreate,
+  planDerivedExclude,
+  planDerivedInclude,
+  planDerivedRefresh,
+} from './derived.js';
+export { parseSelection, type Selection, type SelectionInput } from './derived-select.js';
+export {
   type Candidate,
+  CHART_PARENTS,
   detectInRepo,
   HIGH_CONFIDENCE_MARKERS,
   KIND_HINTS,
   kindHint,
+  languageOf,
+  MARKER_LANGUAGES,
   SKIP_DIRS,
 } from './detect.js';
 export {

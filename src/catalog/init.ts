@@ -28,6 +28,7 @@ export interface ComponentDraft {
   name: string;
   path: string;
   kind: string;
+  language?: string | string[];
 }
 
 /** Picks the one repository an init or apply writes to; several repos need an explicit project and repo. */

@@ -84,7 +84,11 @@ export function resolveComponent(catalog: Catalog, input: ResolveInput): Resolve
     return repoRelative(catalog, single, raw);
   }
   const abs = resolvePath(input.base, raw);
-  const owner = catalog.repoContaining(abs);
+  // A derived working set shares its source's checkout: a repo of the requested scope with the same checkout owns
+  // the path as much as the source does (a repo nested deeper still wins: a path cannot span repositories).
+  const nearest = catalog.repoContaining(abs);
+  const inScope = nearest && catalog.repoContaining(abs, scoped);
+  const owner = inScope && inScope.root === nearest.root ? inScope : nearest;
   if (owner) {
     if (!scoped.includes(owner)) {
       throw new ValidationError(

@@ -73,6 +73,12 @@ export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Proble
       if (!r.path && !r.url)
         add(rAt, 'repo_locator', `repo '${p.name}/${r.name}' has neither path nor url; give exactly one`);
       checkProfile(r.agent_profile, [...rAt, 'agent_profile'], add);
+      if (p.derived?.enabled && !r.derived_from)
+        add(
+          rAt,
+          'derived_from_required',
+          `repo '${p.name}/${r.name}' of the derived working set has no derived_from; add repos with \`hub project derived include\``,
+        );
     });
   });
   const outside = opts.filesystem

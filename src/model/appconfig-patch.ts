@@ -1,21 +1,19 @@
-import type { Document } from 'yaml';
 import type * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
 import { APPCONFIG_WHAT, appConfigIssues, readAppConfigData } from './appconfig.js';
 import { redactValueForPath } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import { throwIssues } from './manifest-file.js';
-import { yaml } from './yaml-lib.js';
+import { applyPatchOperation, type PatchFailure, patchFailure } from './patch-document.js';
+import { type PatchOperation, parsePatchPath } from './patch-operation.js';
 import { renderKeepingSource, snapshotYaml } from './yaml-save.js';
-import { parseYamlSource } from './yaml-source.js';
+import { parseYamlSource, type SourceIssue } from './yaml-source.js';
 
-export interface AppConfigPatchOp {
-  op: 'set' | 'unset';
-  /** Dotted key path, e.g. `state.backend` or `providers.jira.organization`. */
-  path: string;
-  /** The value as typed by a user; coerced to the schema's type at `path`. Required for `set`. */
-  value?: string;
-}
+/**
+ * An operation of the shared patch format (set, unset, append, remove). A string value is read as typed by a
+ * user and coerced to the schema's type at its path (`--value 3` for an integer); other JSON values are kept.
+ */
+export type AppConfigPatchOp = PatchOperation;
 
 /** Top-level legacy keys that may still be unset although the schema no longer has them. */
 const LEGACY_TOP_KEYS = new Set(['version', 'default_profile']);
@@ -49,16 +47,23 @@ function schemaAt(path: readonly string[]): z.ZodType | undefined {
     let next: z.ZodType | undefined;
     if (def.type === 'object') next = Object.hasOwn(def.shape!, seg) ? def.shape![seg] : undefined;
     else if (def.type === 'record') next = def.valueType;
+    else if (def.type === 'array' && (seg === '-' || /^\d+$/.test(seg))) next = def.element;
     if (!next) return undefined;
     cur = unwrap(next);
   }
   return cur;
 }
 
-function fail(path: string, value: string | undefined, rule: string, message: string): never {
-  const shown = value === undefined ? undefined : redactValueForPath(path, value);
+/** How a value shows in a message: secrets redacted, non-strings as JSON. */
+function shownValue(path: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return redactValueForPath(path, typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+function fail(path: string, value: unknown, rule: string, message: string, verb = 'set'): never {
+  const shown = shownValue(path, value);
   const what = shown === undefined ? path : `${path} to '${shown}'`;
-  throw new ValidationError(`cannot set ${what}: ${message}`, { path, value: shown, rule });
+  throw new ValidationError(`cannot ${verb} ${what}: ${message}`, { path, value: shown, rule });
 }
 
 function parseJson(path: string, value: string, expected: string): unknown {
@@ -117,107 +122,118 @@ function coerce(path: string, schema: z.ZodType, value: string): unknown {
   }
 }
 
-function ensureRootMap(doc: Document): void {
-  if (doc.contents === null || (yaml().isScalar(doc.contents) && doc.contents.value === null)) {
-    doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
-  } else if (!yaml().isMap(doc.contents)) {
-    throw new ValidationError(`${APPCONFIG_WHAT} must be a YAML mapping to be edited`, {
-      rule: 'schema.type',
-    });
-  }
+/** The path split into keys; the dotted form keeps its own message for an empty segment. */
+function segmentsOf(op: PatchOperation): string[] {
+  if (op.path.startsWith('/')) return parsePatchPath(op.path);
+  const path = op.path.split('.');
+  if (path.some((seg) => seg === ''))
+    fail(op.path, op.value, 'path', 'not a key path (use dots, e.g. state.backend)', op.op);
+  return path;
 }
 
-function setIn(doc: Document, path: string[], value: unknown): void {
-  ensureRootMap(doc);
-  // An intermediate key that holds nothing (`state:`) becomes a mapping; setIn creates missing ones itself.
-  for (let i = 1; i < path.length; i++) {
-    const node = doc.getIn(path.slice(0, i), true);
-    if (node === undefined) break;
-    if (!yaml().isMap(node)) {
-      const map = doc.createNode({});
-      if (yaml().isScalar(node)) {
-        map.comment = node.comment;
-        map.commentBefore = node.commentBefore;
-      }
-      doc.setIn(path.slice(0, i), map);
+/** Checks one operation against the application config's schema and gives its split path and the value to write. */
+function prepare(op: PatchOperation): { segs: string[]; value: unknown } {
+  const segs = segmentsOf(op);
+  const schema = schemaAt(segs);
+  if (op.op === 'unset' || (op.op === 'remove' && op.value === undefined)) {
+    if (!schema && !(op.op === 'unset' && segs.length === 1 && LEGACY_TOP_KEYS.has(segs[0]!))) {
+      fail(op.path, undefined, 'unknown_key', `unknown key '${op.path}'`, op.op);
     }
+    return { segs, value: undefined };
   }
-  const existing = doc.getIn(path, true);
-  if (yaml().isScalar(existing) && (value === null || typeof value !== 'object')) {
-    // Keeps the node's quoting style and comments; yaml quotes a string that would otherwise read as another type.
-    existing.value = value;
-    return;
+  if (!schema) fail(op.path, op.value, 'unknown_key', `unknown key '${op.path}'`, op.op);
+  if (op.value === undefined) fail(op.path, undefined, 'required', 'a value is required', op.op);
+  // append and remove name the list; their value is one item of it.
+  let target = schema;
+  if (op.op !== 'set') {
+    const def = defOf(schema);
+    if (def.type !== 'array') fail(op.path, op.value, 'not_a_list', `${op.path} is not a list`, op.op);
+    target = unwrap(def.element!);
   }
-  const node = doc.createNode(value);
-  if ((yaml().isSeq(existing) || yaml().isMap(existing)) && (yaml().isSeq(node) || yaml().isMap(node))) {
-    node.flow = existing.flow;
-    node.comment = existing.comment;
-    node.commentBefore = existing.commentBefore;
-  }
-  if (yaml().isSeq(existing) && yaml().isSeq(node)) {
-    // New list items take the quoting of the old ones (`['agent/']` stays single-quoted).
-    const style = existing.items.find((x) => yaml().isScalar(x))?.type;
-    for (const item of node.items)
-      if (style && yaml().isScalar(item) && typeof item.value === 'string') item.type = style;
-  }
-  doc.setIn(path, node);
+  const value = typeof op.value === 'string' ? coerce(op.path, target, op.value) : op.value;
+  return { segs, value };
 }
 
-function unsetIn(doc: Document, path: string[]): void {
-  for (let i = 0; i < path.length; i++) {
-    if (!yaml().isMap(i === 0 ? doc.contents : doc.getIn(path.slice(0, i), true))) return;
-  }
-  doc.deleteIn(path);
-  // Drop parents the unset left empty, unless a comment hangs on them.
-  for (let i = path.length - 1; i >= 1; i--) {
-    const parent = doc.getIn(path.slice(0, i), true);
-    if (!yaml().isMap(parent) || parent.items.length > 0 || parent.comment || parent.commentBefore) break;
-    doc.deleteIn(path.slice(0, i));
-  }
+/** Where the draft stands: its text (comments kept), and each operation that could not be applied. */
+export interface AppConfigDraft {
+  text: string;
+  failures: PatchFailure[];
 }
 
 /**
- * Applies set/unset operations to config text, keeping comments, key order and quoting; validates the result.
- * Throws ValidationError naming the path, the value and the rule when a path is unknown or a value is invalid.
+ * Applies operations to config text, keeping comments, key order and quoting. With `collect`, an operation that
+ * cannot be applied is skipped and reported (a preview); without it, the first one throws (a patch).
+ */
+export function draftAppConfigText(
+  text: string,
+  ops: readonly PatchOperation[],
+  file = 'hub.config.yaml',
+  collect = false,
+): AppConfigDraft {
+  const doc = parseYamlSource(text, file, APPCONFIG_WHAT).doc;
+  const before = snapshotYaml(text, doc);
+  const failures: PatchFailure[] = [];
+  ops.forEach((op, index) => {
+    try {
+      const { segs, value } = prepare(op);
+      const ctx = { index, op, shown: shownValue(op.path, op.value) };
+      applyPatchOperation(doc, segs, value, ctx, APPCONFIG_WHAT);
+    } catch (err) {
+      if (!collect || !(err instanceof ValidationError)) throw err;
+      failures.push(patchFailure(err, index, op.path));
+    }
+  });
+  return { text: renderKeepingSource(before, doc), failures };
+}
+
+/** The schema issues of config text, each traced to the operation that wrote the path when one did. */
+export function appConfigTextIssues(
+  text: string,
+  ops: readonly PatchOperation[],
+  file: string,
+): { issues: Array<SourceIssue & { operation?: number }>; config?: AppConfig } {
+  const { src, data } = readAppConfigData(text, file);
+  const parsed = AppConfigSchema.safeParse(data);
+  if (parsed.success) return { issues: [], config: parsed.data };
+  const issues = appConfigIssues(parsed.error, src).map((iss) => {
+    const index = writerOf(ops, iss.path);
+    return index === undefined ? iss : { ...iss, operation: index };
+  });
+  return { issues };
+}
+
+/** The set or append operation whose path holds `issuePath`, if any. */
+function writerOf(ops: readonly PatchOperation[], issuePath: string): number | undefined {
+  const index = ops.findIndex((o) => {
+    if (o.op !== 'set' && o.op !== 'append') return false;
+    const p = o.path.startsWith('/') ? parsePatchPath(o.path).join('.') : o.path;
+    return issuePath === p || issuePath.startsWith(`${p}.`) || issuePath.startsWith(`${p}[`);
+  });
+  return index < 0 ? undefined : index;
+}
+
+/**
+ * Applies set/unset/append/remove operations to config text, keeping comments, key order and quoting; validates
+ * the result. Throws ValidationError naming the path, the value and the rule when a path is unknown or a value is
+ * invalid.
  */
 export function patchAppConfigText(
   text: string,
-  ops: readonly AppConfigPatchOp[],
+  ops: readonly PatchOperation[],
   file = 'hub.config.yaml',
 ): { text: string; config: AppConfig } {
-  const doc = parseYamlSource(text, file, APPCONFIG_WHAT).doc;
-  const before = snapshotYaml(text, doc);
-  for (const op of ops) {
-    const path = op.path.split('.');
-    if (path.some((seg) => seg === ''))
-      fail(op.path, op.value, 'path', 'not a key path (use dots, e.g. state.backend)');
-    const schema = schemaAt(path);
-    if (op.op === 'unset') {
-      if (!schema && !(path.length === 1 && LEGACY_TOP_KEYS.has(path[0]!))) {
-        fail(op.path, undefined, 'unknown_key', `unknown key '${op.path}'`);
-      }
-      unsetIn(doc, path);
-      continue;
-    }
-    if (!schema) fail(op.path, op.value, 'unknown_key', `unknown key '${op.path}'`);
-    if (op.value === undefined) fail(op.path, undefined, 'required', 'a value is required');
-    setIn(doc, path, coerce(op.path, schema, op.value));
-  }
-  const out = renderKeepingSource(before, doc);
+  const out = draftAppConfigText(text, ops, file).text;
   const { src, data } = readAppConfigData(out, file);
   const parsed = AppConfigSchema.safeParse(data);
   if (!parsed.success) {
     const issues = appConfigIssues(parsed.error, src);
     for (const iss of issues) {
-      const op = ops.find(
-        (o) =>
-          o.op === 'set' &&
-          (iss.path === o.path || iss.path.startsWith(`${o.path}.`) || iss.path.startsWith(`${o.path}[`)),
-      );
-      if (op) {
+      const index = writerOf(ops, iss.path);
+      if (index !== undefined) {
+        const op = ops[index]!;
         const where = iss.path === op.path ? '' : `${iss.path}: `;
-        const shown = redactValueForPath(op.path, op.value!);
-        throw new ValidationError(`cannot set ${op.path} to '${shown}': ${where}${iss.message}`, {
+        const shown = shownValue(op.path, op.value);
+        throw new ValidationError(`cannot ${op.op} ${op.path} to '${shown}': ${where}${iss.message}`, {
           path: op.path,
           value: shown,
           rule: iss.rule,

@@ -20,7 +20,13 @@ export {
   stateDefaults,
 } from './appconfig.js';
 export { APPCONFIG_EXAMPLE } from './appconfig-example.js';
-export { type AppConfigPatchOp, patchAppConfigText } from './appconfig-patch.js';
+export {
+  type AppConfigDraft,
+  type AppConfigPatchOp,
+  appConfigTextIssues,
+  draftAppConfigText,
+  patchAppConfigText,
+} from './appconfig-patch.js';
 export {
   isSecretKey,
   redactAppConfig,
@@ -38,6 +44,7 @@ export {
   TRUSTED_ONLY_KEYS,
   WORKSPACE_CONFIG_RULE,
 } from './appconfig-trust.js';
+export { configTree, itemSegment, type TreeNode } from './config-tree.js';
 export { findLegacyKeys, type LegacyRename } from './legacy.js';
 export { ManifestCache } from './manifest-cache.js';
 export {
@@ -58,9 +65,13 @@ export {
   zodIssues,
 } from './manifest-file.js';
 export { MANIFEST_LIMITS } from './manifest-limits.js';
+export { draftManifestText, type ManifestDraft } from './manifest-patch.js';
 export {
   type Component,
   ComponentSchema,
+  type Derived,
+  type DerivedFrom,
+  type DerivedSource,
   type Endpoint,
   type GraphNode,
   type Manifest,
@@ -72,6 +83,17 @@ export {
   type Repo,
   type Tags,
 } from './manifest-schema.js';
+export type { PatchFailure } from './patch-document.js';
+export {
+  formatPointer,
+  MAX_PATCH_OPERATIONS,
+  PATCH_OPS,
+  type PatchOperation,
+  PatchOperationSchema,
+  PatchOperationsSchema,
+  parsePatchPath,
+} from './patch-operation.js';
+export { type JsonSchema, jsonSchemaOf, withoutDefaults } from './schema-view.js';
 export { yaml } from './yaml-lib.js';
 export { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 export {

@@ -67,6 +67,13 @@ export const CiSchema = z.union([
   }),
 ]);
 
+/** Where a repo of a derived working set comes from; required on every repo of an enabled derived project. */
+export const DerivedFromSchema = z.strictObject({
+  project: Name('project').describe('The source project.'),
+  repo: Name('repo').describe('The source repo in that project.'),
+  refreshed_at: z.string().optional().describe('When the repo was last copied from its source (ISO 8601).'),
+});
+
 export const RepoSchema = z.strictObject({
   name: Name('repo'),
   path: z.string().min(1).optional().describe('Checkout directory, relative to the manifest.'),
@@ -78,6 +85,7 @@ export const RepoSchema = z.strictObject({
   agent_profile: AgentProfileSchema.optional(),
   agent_instructions: z.string().optional(),
   tags: TagsSchema.optional(),
+  derived_from: DerivedFromSchema.optional().describe('Set on the repos of a derived working set.'),
 });
 
 export const SourceSchema = z.strictObject({
@@ -89,12 +97,30 @@ export const SourceSchema = z.strictObject({
   exclude: StringList.optional(),
 });
 
+/** One source project of a derived working set: its repos taken, and per repo the components taken. */
+export const DerivedSourceSchema = z.strictObject({
+  project: Name('project'),
+  repos: z.array(z.string()).optional().describe('Repos of the source project in the set.'),
+  components: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe('Per source repo, the components taken (an allow-list); a repo without one has all of them.'),
+});
+
+export const DerivedSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  sources: z.array(DerivedSourceSchema).optional(),
+});
+
 export const ProjectSchema = z.strictObject({
   name: Name('project'),
   description: z.string().optional(),
   repos: z.array(RepoSchema).default([]),
   sources: z.array(SourceSchema).optional(),
   dedupe: z.strictObject({ enabled: z.boolean() }).optional(),
+  derived: DerivedSchema.optional().describe(
+    'A derived working set: repos (or single components) taken from other projects; changed only by project derived create|include|refresh|exclude.',
+  ),
   agent_profile: AgentProfileSchema.optional(),
   agent_instructions: z.string().optional(),
   tags: TagsSchema.optional(),
@@ -182,3 +208,6 @@ export type Relationship = z.infer<typeof RelationshipSchema>;
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type GraphNode = z.infer<typeof GraphNodeSchema>;
 export type Tags = z.infer<typeof TagsSchema>;
+export type Derived = z.infer<typeof DerivedSchema>;
+export type DerivedSource = z.infer<typeof DerivedSourceSchema>;
+export type DerivedFrom = z.infer<typeof DerivedFromSchema>;

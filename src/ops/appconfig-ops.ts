@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { HubError, ValidationError } from '../infra/index.js';
 import {
+  appConfigTextIssues,
   defaultUserConfigDir,
+  draftAppConfigText,
   locateAppConfig,
   locateManifest,
   patchAppConfigText,
@@ -14,7 +16,19 @@ import {
   refuseTrustedKeys,
   saveAppConfig,
   WORKSPACE_CONFIG_RULE,
+  yaml,
 } from '../model/index.js';
+import {
+  type DraftError,
+  draftFields,
+  failureErrors,
+  operationsOf,
+  type PreviewResult,
+  previewHuman,
+  styled,
+  styleField,
+} from './config-studio.js';
+import type { OpContext } from './context.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 
@@ -97,13 +111,7 @@ export const appconfigPatch = defineOp({
     if (input.op === 'set' && input.value === undefined) {
       throw new ValidationError('value is required with --op set', { field: 'value', rule: 'required' });
     }
-    // Located, not loaded: a file the load refuses (a workspace config with a trusted-only key) can still be fixed.
-    const root = manifestRootOr(ctx);
-    const userConfigDir = defaultUserConfigDir(ctx.env);
-    const loc = locateAppConfig({ cwd: ctx.cwd, manifestRoot: root, explicit: ctx.appconfig, userConfigDir });
-    const target = loc.path ?? join(root, 'hub.config.yaml');
-    const inWorkspace = loc.source === 'workspace' || loc.source === 'default';
-    const before = existsSync(target) ? readUtf8File(target, 'application config') : '';
+    const { target, inWorkspace, userConfigDir, before } = appConfigTarget(ctx);
     const { text, config } = patchAppConfigText(
       before,
       [{ op: input.op, path: input.path, value: input.value }],
@@ -128,6 +136,72 @@ export const appconfigPatch = defineOp({
     human: (r) => (r.saved ? `saved ${r.path}` : `${r.text}\n(preview: pass --save to write ${r.path})`),
   },
 });
+
+/**
+ * The file `appconfig patch` and its preview edit: located, not loaded, so that a file the load refuses (a
+ * workspace config with a trusted-only key) can still be fixed. With no config file, hub.config.yaml beside the
+ * manifest.
+ */
+function appConfigTarget(ctx: OpContext): {
+  target: string;
+  inWorkspace: boolean;
+  userConfigDir: string;
+  before: string;
+} {
+  const root = manifestRootOr(ctx);
+  const userConfigDir = defaultUserConfigDir(ctx.env);
+  const loc = locateAppConfig({ cwd: ctx.cwd, manifestRoot: root, explicit: ctx.appconfig, userConfigDir });
+  const target = loc.path ?? join(root, 'hub.config.yaml');
+  const inWorkspace = loc.source === 'workspace' || loc.source === 'default';
+  const before = existsSync(target) ? readUtf8File(target, 'application config') : '';
+  return { target, inWorkspace, userConfigDir, before };
+}
+
+export const appconfigPreview = defineOp({
+  id: 'appconfig.preview',
+  summary:
+    'Preview a draft of patch operations on hub.config.yaml: normalized, minimal or on-disk, with its validation errors; secrets redacted.',
+  description:
+    'Never writes. Tokens and other secrets show as *** plus their last four characters. HUB_* overrides are not applied: the preview is of the file (appconfig info shows what is in effect).',
+  input: z.strictObject({ style: styleField, ...draftFields }),
+  gate: 'none',
+  attributes: READ_ONLY,
+  handler: (ctx, input): PreviewResult => {
+    const { target, inWorkspace, userConfigDir, before } = appConfigTarget(ctx);
+    const ops = operationsOf(ctx, input);
+    const draft = draftAppConfigText(before, ops, target, true);
+    const { issues, config } = appConfigTextIssues(draft.text, ops, target);
+    const errors: DraftError[] = [...failureErrors(draft.failures), ...issues];
+    if (inWorkspace) {
+      try {
+        const after = readAppConfigData(draft.text, target);
+        refuseTrustedKeys(after.data, after.src, target, join(userConfigDir, 'config.yml'));
+      } catch (err) {
+        if (!(err instanceof HubError) || err.details?.rule !== WORKSPACE_CONFIG_RULE) throw err;
+        errors.push(...((err.details?.issues as DraftError[] | undefined) ?? []));
+      }
+    }
+    const style = input.style ?? 'normalized';
+    // Secrets never leave in any style: the model redacted, the text line by line.
+    const shown = styled(style, 'appconfig', before, draft.text, config ?? null);
+    return {
+      file: target,
+      style,
+      operations: ops.length,
+      changed: draft.text !== before,
+      valid: errors.length === 0,
+      validation_errors: errors,
+      text: shown.model === null ? redactConfigText(shown.text) : stringifyRedacted(shown.model),
+      model: shown.model === null ? null : redactAppConfig(shown.model),
+    };
+  },
+  cli: { command: 'appconfig preview', exitCode: (r) => (r.valid ? 0 : 1), human: (r) => previewHuman(r) },
+  http: [{ method: 'POST', route: '/v3/config/appconfig/preview', input: 'body' }],
+});
+
+function stringifyRedacted(model: unknown): string {
+  return yaml().stringify(redactAppConfig(model), { lineWidth: 0 });
+}
 
 function manifestRootOr(ctx: { cwd: string; definition?: string }): string {
   try {

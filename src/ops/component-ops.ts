@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   appendComponents,
   type Candidate,
+  CHART_PARENTS,
   checkApplicable,
   componentGraph,
   componentView,
@@ -10,8 +11,12 @@ import {
   findComponent,
   GRAPH_DIRECTIONS,
   type GraphResult,
+  HIGH_CONFIDENCE_MARKERS,
+  KIND_HINTS,
+  MARKER_LANGUAGES,
   type ResolveResult,
   resolveComponent,
+  SKIP_DIRS,
 } from '../catalog/index.js';
 import { RefusedError } from '../infra/index.js';
 import { keyValues, table } from './format.js';
@@ -134,10 +139,23 @@ export const componentGraphOp = defineOp({
   http: [{ method: 'GET', route: '/v3/ops/components/graph', input: 'query' }],
 });
 
+/** What detect looks for, from the rules themselves so that --help never drifts from them. */
+const DETECT_HELP = [
+  `Looks for marker files in every checked-out repository (6 levels deep; ${[...SKIP_DIRS].join(', ')} and hidden folders skipped): ${[...HIGH_CONFIDENCE_MARKERS, '*.csproj'].join(', ')}, and ${CHART_PARENTS.map((p) => `${p}/<name>/Chart.yaml`).join(', ')} (Helm charts: infrastructure).`,
+  `Kind from the nearest folder on the path: ${Object.entries(KIND_HINTS)
+    .map(([dir, kind]) => `${dir}/ ${kind}`)
+    .join(', ')} (cmd/<name> with its go.mod is a Go command); else unknown.`,
+  `The language comes from the marker: ${Object.entries(MARKER_LANGUAGES)
+    .map(([m, l]) => `${m} ${l}`)
+    .join(', ')} (typescript with a tsconfig.json beside it).`,
+  'The repository root is a candidate only when nothing inside it is. Already catalogued paths are marked and skipped; --apply that would write nothing (no candidate, or every one catalogued) is an error.',
+].join('\n');
+
 export const componentDetect = defineOp({
   id: 'component.detect',
   summary:
     'Find component candidates from marker files (package.json, go.mod, Chart.yaml, ...); writes only with apply.',
+  description: DETECT_HELP,
   input: z.strictObject({
     ...scopeFields,
     apply: z.boolean().optional().describe('Write new candidates into the manifest.'),
@@ -153,6 +171,18 @@ export const componentDetect = defineOp({
     const candidates = readable.flatMap((r) => (r.present ? detectInRepo(catalog, r.repo, r.root) : []));
     const written: string[] = [];
     if (input.apply) {
+      // An apply that writes nothing is never a silent success: a script or agent must see it did nothing.
+      const fresh = candidates.filter((c) => !c.already_catalogued);
+      if (fresh.length === 0) {
+        const skipped = candidates.map((c) => `${c.project}/${c.repo}/${c.name}`);
+        throw new RefusedError(
+          candidates.length === 0
+            ? 'nothing to apply: no candidate found (see hub component detect --help for what it looks for)'
+            : `nothing to apply: every candidate (${candidates.length}) is already catalogued`,
+          { rule: 'nothing_to_apply', candidates: candidates.length, skipped: skipped.slice(0, 50) },
+          409,
+        );
+      }
       for (const repo of repos) {
         const fresh = candidates.filter(
           (c) => c.project === repo.project && c.repo === repo.name && !c.already_catalogued,

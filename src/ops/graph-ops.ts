@@ -17,7 +17,7 @@ import {
 } from '../graph/index.js';
 import type { OpContext } from './context.js';
 import { externalRepos } from './graph-deps.js';
-import { checkManifestFile } from './manifest-check.js';
+import { checkParsedManifest } from './manifest-check.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 
 /** Past this many repositories a scan logs its progress (stderr), one line per step. */
@@ -166,7 +166,7 @@ export const configGraphSuggest = defineOp({
       ({ written, validation_errors } = applySuggestions(
         ws.file,
         suggestions.map((s) => s.relationship),
-        (patched) => checkManifestFile(ctx, patched).problems,
+        (patched) => checkParsedManifest(ctx, patched).problems,
       ));
       if (written.length > 0) ctx.invalidate();
     }

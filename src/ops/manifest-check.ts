@@ -1,6 +1,6 @@
 import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
-import { type ManifestFile, readManifestFile } from '../model/index.js';
+import { type ManifestFile, parseManifestText, readManifestFile } from '../model/index.js';
 import type { OpContext } from './context.js';
 import { reservedProjectNames } from './reserved-names.js';
 
@@ -18,10 +18,23 @@ export interface ManifestCheck {
  * a manifest valid, so the two never disagree.
  */
 export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
+  return checkManifestFile(ctx, path).check;
+}
+
+/**
+ * The same check of `text` as if it were the manifest at `path` (a draft: Config Studio's preview), with the
+ * parsed file when it passed the schema.
+ */
+export function checkManifestFile(
+  ctx: OpContext,
+  path: string,
+  text?: string,
+  filesystem = true,
+): { check: ManifestCheck; file?: ManifestFile } {
   const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
-  let file: ReturnType<typeof readManifestFile>;
+  let file: ManifestFile;
   try {
-    file = readManifestFile(path);
+    file = text === undefined ? readManifestFile(path) : parseManifestText(text, path);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     const issues = (err.details?.issues as Problem[] | undefined) ?? [
@@ -32,14 +45,13 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
         message: err.message,
       },
     ];
-    return { valid: false, file: path, counts: empty, problems: issues, legacy: [] };
+    return { check: { valid: false, file: path, counts: empty, problems: issues, legacy: [] } };
   }
-  return checkManifestFile(ctx, file);
+  return { check: checkParsedManifest(ctx, file, filesystem), file };
 }
 
 /** The rules of `checkManifest` beyond syntax and schema, on a manifest already parsed (an edit not yet written). */
-export function checkManifestFile(ctx: OpContext, file: ManifestFile): ManifestCheck {
-  const path = file.path;
+export function checkParsedManifest(ctx: OpContext, file: ManifestFile, filesystem = true): ManifestCheck {
   const catalog = new Catalog(file);
   let reserved: string[] = [];
   const problems: Problem[] = [];
@@ -63,11 +75,11 @@ export function checkManifestFile(ctx: OpContext, file: ManifestFile): ManifestC
   };
   const checkouts = new Checkouts(file.root, allowed);
   // No spread: a manifest may yield hundreds of thousands of problems, more than the stack holds as arguments.
-  for (const p of validateCatalog(catalog, { filesystem: true, reservedNames: reserved, checkouts }))
+  for (const p of validateCatalog(catalog, { filesystem, reservedNames: reserved, checkouts }))
     problems.push(p);
   return {
     valid: problems.length === 0,
-    file: path,
+    file: file.path,
     counts: {
       projects: file.manifest.workspace?.projects?.length ?? 0,
       repos: catalog.repos.length,

@@ -27,7 +27,7 @@ export const OPERATION_MODULES = {
   },
   appconfig: async (): Promise<AnyOperation[]> => {
     const m = await import('./appconfig-ops.js');
-    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch];
+    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch, m.appconfigPreview];
   },
   search: async (): Promise<AnyOperation[]> => [(await import('./search-ops.js')).search],
   'workspace-repo': async (): Promise<AnyOperation[]> => [
@@ -190,6 +190,20 @@ export const OPERATION_MODULES = {
   'workspace-terrain': async (): Promise<AnyOperation[]> => [
     (await import('./terrain-ops.js')).workspaceTerrain,
   ],
+  'config-studio': async (): Promise<AnyOperation[]> => {
+    const m = await import('./config-studio-ops.js');
+    return [m.configTreeOp, m.configPreview, m.configPatch];
+  },
+  derived: async (): Promise<AnyOperation[]> => {
+    const m = await import('./derived-ops.js');
+    return [
+      m.projectDerivedCreate,
+      m.projectDerivedInclude,
+      m.projectDerivedRefresh,
+      m.projectDerivedExclude,
+    ];
+  },
+  catalog: async (): Promise<AnyOperation[]> => [(await import('./catalog-ops.js')).catalogAdd],
 };
 
 /** The name of one operation module. */

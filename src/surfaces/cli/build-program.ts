@@ -56,6 +56,9 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   'project repo': 'Repositories of a project.',
   'project repo ci':
     "A repository's CI: show the recorded target, detect CI files, record one (comments kept).",
+  catalog: 'Edit the catalog: add projects and repos (--ensure: succeed when a matching entry exists).',
+  'project derived':
+    'Derived working sets: projects taking repos or single components from other projects (create, include, refresh, exclude).',
 };
 
 export interface LeafAction {
