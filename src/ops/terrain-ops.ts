@@ -131,7 +131,7 @@ export const workspaceTerrain = defineOp({
         ? {
             agentDirs: await agentDirs(),
             activityCache: openActivityCache(dir ? join(dir, 'terrain-activity.json') : undefined),
-            inferred: inferredDependencySource(),
+            inferred: inferredDependencySource(ctx),
             onProgress: progressLines(ctx),
           }
         : {}),

@@ -6,9 +6,11 @@ import { optionValue } from './option-value.js';
 /** Descriptions of command groups (the leaves describe themselves from the registry). */
 export const GROUP_SUMMARIES: Record<string, string> = {
   component: 'Component catalog: list, show, resolve paths, graph, detect and init components.',
-  config: 'The manifest (.hub.yml): validate, show, example.',
-  appconfig: 'The application config (hub.config.yaml): info, validate, patch.',
-  workspace: 'Workspace-wide views: readiness summary, health, paged list, repositories, content grep.',
+  config:
+    'The manifest (.hub.yml): validate, show, example; Config Studio (tree, preview, patch); the graph as configuration.',
+  appconfig: 'The application config (hub.config.yaml): info, validate, patch, preview (secrets redacted).',
+  workspace:
+    'Workspace-wide views: readiness summary, health, paged list, repositories, content grep, terrain.',
   'workspace repo': 'Repositories of the workspace.',
   session: 'Work sessions: what changed since last time, the active objective, the session boundary.',
   context:
