@@ -181,7 +181,8 @@ const REPOS = [
             private: true,
             type: 'module',
             scripts: { dev: 'vite', build: 'vite build', test: 'vitest run' },
-            dependencies: { '@example/ui': 'workspace:*' },
+            // Signs customers in through identity's SDK: `hub graph` infers storefront/web -> platform/identity.
+            dependencies: { '@example/ui': 'workspace:*', '@example/identity-sdk': '^0.3.0' },
           }),
           'apps/storefront/src/main.ts':
             "import { Button } from '@example/ui';\n\nconsole.log(Button('Buy'));\n",

@@ -147,6 +147,18 @@ describe('README', () => {
       expect.objectContaining({ id: 'ho-auth-tests', status: 'claimed', claimed_by: 'agent-7' }),
     ]);
     expect(hub(['component', 'show', 'platform/gateway/rate-limiter', '--json']).code).toBe(0);
+    // The tour's graph lines show an inferred edge: storefront's package.json names identity's SDK.
+    const graph = hub(['graph', '--json']).json();
+    expect(graph.edges).toContainEqual(
+      expect.objectContaining({
+        from_id: 'repo:storefront/web',
+        to_id: 'repo:platform/identity',
+        source: 'inferred',
+        evidence: [
+          expect.objectContaining({ file: 'apps/storefront/package.json', name: '@example/identity-sdk' }),
+        ],
+      }),
+    );
     const remote = await call(server.base, 'GET', '/v3/ops/objectives');
     expect(remote.status).toBe(200);
   });
