@@ -1,6 +1,7 @@
 import { normalizeRelPath, ValidationError } from '../infra/index.js';
 import type { Endpoint } from '../model/index.js';
 import type { Catalog, CatalogComponent } from './catalog.js';
+import { walkNeighborhood } from './graph-walk.js';
 import { findComponent, type Scope } from './lookup.js';
 import { longestMatch } from './resolve.js';
 
@@ -150,6 +151,8 @@ function nodeFor(catalog: Catalog, id: string, distance: number): GraphNode {
   return { id, kind: 'repo', identity, project, repo, distance };
 }
 
+const COMPONENT_EDGE_ENDS = { from: (e: GraphEdge) => e.from, to: (e: GraphEdge) => e.to };
+
 /** Breadth-first neighbourhood of one component over declared relationships and same-repo depends_on. */
 export function componentGraph(
   catalog: Catalog,
@@ -160,31 +163,7 @@ export function componentGraph(
   const direction = parseDirection(input.direction);
   const origin = findComponent(catalog, input.component, input, 404);
   const originId = `component:${origin.id}`;
-  const outAdj = new Map<string, GraphEdge[]>();
-  const inAdj = new Map<string, GraphEdge[]>();
-  for (const e of edges) {
-    (outAdj.get(e.from) ?? outAdj.set(e.from, []).get(e.from)!).push(e);
-    (inAdj.get(e.to) ?? inAdj.set(e.to, []).get(e.to)!).push(e);
-  }
-  const dist = new Map<string, number>([[originId, 0]]);
-  const used = new Set<GraphEdge>();
-  let frontier = [originId];
-  for (let d = 1; d <= depth && frontier.length > 0; d++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      const steps: Array<[GraphEdge, string]> = [];
-      if (direction !== 'in') for (const e of outAdj.get(id) ?? []) steps.push([e, e.to]);
-      if (direction !== 'out') for (const e of inAdj.get(id) ?? []) steps.push([e, e.from]);
-      for (const [e, other] of steps) {
-        used.add(e);
-        if (!dist.has(other)) {
-          dist.set(other, d);
-          next.push(other);
-        }
-      }
-    }
-    frontier = next;
-  }
+  const { dist, used } = walkNeighborhood(originId, edges, COMPONENT_EDGE_ENDS, depth, direction);
   const nodes = [...dist.entries()].map(([id, d]) => nodeFor(catalog, id, d));
   return { origin: originId, depth, direction, nodes, edges: edges.filter((e) => used.has(e)) };
 }

@@ -37,6 +37,7 @@ export {
   parseDepth,
   parseDirection,
 } from './graph.js';
+export { type EdgeEnds, walkNeighborhood } from './graph-walk.js';
 export {
   type ComponentDraft,
   checkApplicable,

@@ -1,4 +1,11 @@
-import { didYouMean, GRAPH_MAX_DEPTH, parseDepth, parseDirection, suggestionText } from '../catalog/index.js';
+import {
+  didYouMean,
+  GRAPH_MAX_DEPTH,
+  parseDepth,
+  parseDirection,
+  suggestionText,
+  walkNeighborhood,
+} from '../catalog/index.js';
 import { AmbiguousError, NotFoundError } from '../infra/index.js';
 import type { WorkspaceEdge, WorkspaceGraph, WorkspaceNode } from './graph-types.js';
 
@@ -47,6 +54,8 @@ export function findNode(graph: WorkspaceGraph, ref: string): WorkspaceNode {
   });
 }
 
+const WORKSPACE_EDGE_ENDS = { from: (e: WorkspaceEdge) => e.from_id, to: (e: WorkspaceEdge) => e.to_id };
+
 /**
  * Breadth-first neighbourhood of one node, walked level by level without recursion: depth default 1, cap 5;
  * direction out (what it depends on or contains), in (what depends on or contains it), or both (default).
@@ -55,36 +64,7 @@ export function neighbors(graph: WorkspaceGraph, input: NeighborsInput): Neighbo
   const depth = parseDepth(input.depth, 1, GRAPH_MAX_DEPTH);
   const direction = parseDirection(input.direction);
   const origin = findNode(graph, input.node);
-  const outAdj = new Map<string, WorkspaceEdge[]>();
-  const inAdj = new Map<string, WorkspaceEdge[]>();
-  const push = (m: Map<string, WorkspaceEdge[]>, k: string, e: WorkspaceEdge) => {
-    const list = m.get(k);
-    if (list) list.push(e);
-    else m.set(k, [e]);
-  };
-  for (const e of graph.edges) {
-    push(outAdj, e.from_id, e);
-    push(inAdj, e.to_id, e);
-  }
-  const dist = new Map<string, number>([[origin.id, 0]]);
-  const used = new Set<WorkspaceEdge>();
-  let frontier = [origin.id];
-  for (let d = 1; d <= depth && frontier.length > 0; d++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      const steps: Array<[WorkspaceEdge, string]> = [];
-      if (direction !== 'in') for (const e of outAdj.get(id) ?? []) steps.push([e, e.to_id]);
-      if (direction !== 'out') for (const e of inAdj.get(id) ?? []) steps.push([e, e.from_id]);
-      for (const [e, other] of steps) {
-        used.add(e);
-        if (!dist.has(other)) {
-          dist.set(other, d);
-          next.push(other);
-        }
-      }
-    }
-    frontier = next;
-  }
+  const { dist, used } = walkNeighborhood(origin.id, graph.edges, WORKSPACE_EDGE_ENDS, depth, direction);
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const nodes = [...dist].flatMap(([id, distance]) => {
     const n = byId.get(id);
