@@ -1,0 +1,19 @@
+export {
+  ALLOWED_TRANSPORTS,
+  checkGitUrl,
+  GIT_URL_RULE,
+  TRANSPORT_CONFIG,
+  type Transport,
+  transportOf,
+} from './git-url.js';
+export { planSync } from './sync-plan.js';
+export type { SyncAction, SyncReason, SyncRow, SyncTarget } from './sync-repo.js';
+export {
+  SYNC_DEFAULT_CONCURRENCY,
+  SYNC_GIT_TIMEOUT_MS,
+  SYNC_MAX_CONCURRENCY,
+  type SyncCounts,
+  type SyncReposOptions,
+  type SyncSummary,
+  syncRepos,
+} from './sync-repos.js';
