@@ -172,6 +172,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'agent.export': { cli: 'agent export' },
   'agent.overlay.init': { cli: 'agent overlay init', http: 'POST /v3/agents/templates/{id}/overlay/init' },
   'agent.overlay.path': { cli: 'agent overlay path' },
+  'project.sync': { cli: 'project sync', mcp: 'hub_workspace_sync' },
 };
 
 describe('operation registry', () => {

@@ -179,6 +179,7 @@ export const OPERATION_MODULES = {
     const m = await import('./prompt-ops.js');
     return [m.promptList, m.promptShow];
   },
+  'project-sync': async (): Promise<AnyOperation[]> => [(await import('./sync-ops.js')).projectSync],
 };
 
 /** The name of one operation module. */

@@ -1,7 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTempDir, git, makeGitRepo, removeTempDir } from '../../test/fixtures/index.js';
+import {
+  createTempDir,
+  git,
+  makeGitRepo,
+  pushCommit,
+  removeTempDir,
+  makeUpstream as upstream,
+} from '../../test/fixtures/index.js';
 import { Catalog, Checkouts } from '../catalog/index.js';
 import { readManifestFile } from '../model/index.js';
 import { planSync } from './sync-plan.js';
@@ -11,22 +18,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) removeTempDir(d);
 });
-
-/** An upstream repository and a bare copy of it that clones track (file:// remote). */
-function upstream(root: string, name: string): { work: string; bare: string; url: string } {
-  const work = makeGitRepo(join(root, 'upstream', name), { 'README.md': `# ${name}\n` });
-  const bare = join(root, 'remotes', `${name}.git`);
-  git(root, ['clone', '-q', '--bare', work, bare]);
-  return { work, bare, url: `file://${bare}` };
-}
-
-/** Adds a commit to the bare remote through its working copy. */
-function pushCommit(u: { work: string; bare: string }, file: string): void {
-  writeFileSync(join(u.work, file), `${file}\n`);
-  git(u.work, ['add', '-A']);
-  git(u.work, ['commit', '-q', '-m', `add ${file}`]);
-  git(u.work, ['push', '-q', u.bare, 'main']);
-}
 
 function workspace(root: string, repos: string): { catalog: Catalog; checkouts: Checkouts } {
   writeFileSync(

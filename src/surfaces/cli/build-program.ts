@@ -48,6 +48,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'The prompts hub generates for agents (session start, repo hand-off, task dispatch, context switch).',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
+  project:
+    "Projects' repositories on disk: sync (clone and fast-forward), sources (discover into the manifest), prune.",
 };
 
 export interface LeafAction {
