@@ -96,7 +96,8 @@ describe('hub project sync (built CLI)', () => {
       });
       expect(r.stdout).toMatch(/sync: 0 cloned, 0 updated, 20 unchanged, 0 skipped, 0 failed of 20/);
       // Redrawn in place (carriage control, a bar and a count), never a line per repository.
-      expect(r.stdout).toMatch(/\x1b\[1Gsync \[[^\]]+\] \d+\/20 /);
+      expect(r.stdout).toContain(`${String.fromCharCode(27)}[1Gsync [`);
+      expect(r.stdout).toMatch(/sync \[[^\]]+\] \d+\/20 /);
       expect(r.stdout).not.toMatch(/^sync \d+\/20 /m);
     } finally {
       removeTempDir(dir);

@@ -79,7 +79,8 @@ export function syncText(r: ProjectSyncResult): string {
 
 export const projectSync = defineOp({
   id: 'project.sync',
-  summary: 'Clone url-only repositories and fast-forward clean checkouts; dirty ones are reported, never touched.',
+  summary:
+    'Clone url-only repositories and fast-forward clean checkouts; dirty ones are reported, never touched.',
   description:
     'Each checkout on a branch with an upstream is fetched and merged with --ff-only; a dirty checkout (changed ' +
     'or untracked files), a detached HEAD, a branch without upstream, a repository outside the workspace and a ' +
@@ -91,7 +92,9 @@ export const projectSync = defineOp({
     refresh_sources: z
       .boolean()
       .optional()
-      .describe('Apply workspace.projects[].sources[] to the manifest first (as project source sync --apply).'),
+      .describe(
+        'Apply workspace.projects[].sources[] to the manifest first (as project source sync --apply).',
+      ),
     concurrency: z.coerce
       .number()
       .int()
@@ -99,7 +102,10 @@ export const projectSync = defineOp({
       .max(SYNC_MAX_CONCURRENCY)
       .optional()
       .describe(`Git processes at once (default ${SYNC_DEFAULT_CONCURRENCY}, max ${SYNC_MAX_CONCURRENCY}).`),
-    dry_run: z.boolean().optional().describe('Report what would be cloned or fetched; run no clone or fetch.'),
+    dry_run: z
+      .boolean()
+      .optional()
+      .describe('Report what would be cloned or fetched; run no clone or fetch.'),
   }),
   gate: 'active',
   attributes: WRITES,
