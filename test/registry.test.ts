@@ -173,6 +173,8 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'agent.overlay.init': { cli: 'agent overlay init', http: 'POST /v3/agents/templates/{id}/overlay/init' },
   'agent.overlay.path': { cli: 'agent overlay path' },
   'project.sync': { cli: 'project sync', mcp: 'hub_workspace_sync' },
+  'project.source.sync': { cli: 'project source sync', http: 'POST /v3/ops/source-sync' },
+  'workspace.discover': { mcp: 'hub_workspace_discover' },
 };
 
 describe('operation registry', () => {

@@ -66,6 +66,14 @@ export {
   type Repo,
   type Tags,
 } from './manifest-schema.js';
+export {
+  type RepoSource,
+  RepoSourceSchema,
+  SOURCE_ID_RE,
+  SOURCE_PROVIDERS,
+  type Source,
+  SourceSchema,
+} from './source-schema.js';
 export { yaml } from './yaml-lib.js';
 export { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 export {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AgentProfileSchema } from './agent-profile-schema.js';
+import { RepoSourceSchema, SourceSchema } from './source-schema.js';
 
 /** Names of projects, repos and components: no slashes, since identities join them with `/`. */
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -78,15 +79,9 @@ export const RepoSchema = z.strictObject({
   agent_profile: AgentProfileSchema.optional(),
   agent_instructions: z.string().optional(),
   tags: TagsSchema.optional(),
-});
-
-export const SourceSchema = z.strictObject({
-  provider: z.string().optional(),
-  organization: z.string().optional(),
-  url: z.string().optional(),
-  manifest: z.string().optional(),
-  include: StringList.optional(),
-  exclude: StringList.optional(),
+  source: RepoSourceSchema.optional().describe(
+    'Provenance written by project source sync and repo materialize.',
+  ),
 });
 
 export const ProjectSchema = z.strictObject({

@@ -180,6 +180,10 @@ export const OPERATION_MODULES = {
     return [m.promptList, m.promptShow];
   },
   'project-sync': async (): Promise<AnyOperation[]> => [(await import('./sync-ops.js')).projectSync],
+  'project-source': async (): Promise<AnyOperation[]> => {
+    const m = await import('./source-ops.js');
+    return [m.projectSourceSync, m.workspaceDiscover];
+  },
 };
 
 /** The name of one operation module. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   planSync,
+  type SourceSyncResult,
   SYNC_DEFAULT_CONCURRENCY,
   SYNC_MAX_CONCURRENCY,
   type SyncRow,
@@ -11,11 +12,14 @@ import type { OpContext } from './context.js';
 import { projectNameFields, projectNameOf } from './project-name.js';
 import { defineOp, WRITES } from './registry.js';
 import { checkScope } from './scope.js';
+import { runSourceSync, sourceSyncText } from './source-ops.js';
 
 export interface ProjectSyncResult extends SyncSummary {
   ok: boolean;
   dry_run: boolean;
   project: string | null;
+  /** With refresh_sources: what the sources added, updated or removed first (previewed on a dry run). */
+  sources?: SourceSyncResult;
 }
 
 const describeRow = (r: SyncRow): string => {
@@ -27,10 +31,14 @@ const describeRow = (r: SyncRow): string => {
 /** Syncs the workspace's repositories (or one project's), reporting progress as each repository finishes. */
 export async function runProjectSync(
   ctx: OpContext,
-  input: { project?: string; concurrency?: number; dry_run?: boolean },
+  input: { project?: string; concurrency?: number; dry_run?: boolean; refresh_sources?: boolean },
 ): Promise<ProjectSyncResult> {
+  checkScope(ctx.workspace().catalog, input.project);
+  const sources = input.refresh_sources
+    ? await runSourceSync(ctx, { project: input.project, apply: !input.dry_run })
+    : undefined;
+  // Reloaded: the sources may have added repositories to clone.
   const { catalog } = ctx.workspace();
-  checkScope(catalog, input.project);
   const { targets, preset } = planSync(catalog.reposMatching(input.project), ctx.checkouts());
   const progress = ctx.progress(input.dry_run ? 'sync (dry run)' : 'sync', targets.length + preset.length);
   try {
@@ -40,10 +48,11 @@ export async function runProjectSync(
       onDone: (r) => progress.tick(`${r.id}: ${describeRow(r)}`),
     });
     return {
-      ok: summary.counts.failed === 0,
+      ok: summary.counts.failed === 0 && (sources?.ok ?? true),
       dry_run: Boolean(input.dry_run),
       project: input.project ?? null,
       ...summary,
+      ...(sources ? { sources } : {}),
     };
   } finally {
     progress.done();
@@ -52,7 +61,7 @@ export async function runProjectSync(
 
 /** The human summary: every row that changed or needs attention, unchanged ones as a count. */
 export function syncText(r: ProjectSyncResult): string {
-  const lines: string[] = [];
+  const lines: string[] = r.sources ? [sourceSyncText(r.sources), ''] : [];
   for (const x of r.repos) {
     if (x.action === 'unchanged') continue;
     const detail =
@@ -86,7 +95,7 @@ export const projectSync = defineOp({
     'or untracked files), a detached HEAD, a branch without upstream, a repository outside the workspace and a ' +
     'diverged branch are reported with their reason. Clones and fetches use https, ssh, git:// or file:// only ' +
     '(ext:: and other remote helpers are refused) and run no hooks. --refresh-sources first applies the ' +
-    "project's sources[] to the manifest. Exit 1 when a repository failed.",
+    "project's sources[] to the manifest. Exit 1 when a repository or a source failed.",
   input: z.strictObject({
     ...projectNameFields,
     refresh_sources: z
@@ -111,12 +120,17 @@ export const projectSync = defineOp({
   attributes: WRITES,
   handler: async (ctx, input): Promise<ProjectSyncResult> => {
     const project = projectNameOf(input);
-    return runProjectSync(ctx, { project, concurrency: input.concurrency, dry_run: input.dry_run });
+    return runProjectSync(ctx, {
+      project,
+      concurrency: input.concurrency,
+      dry_run: input.dry_run,
+      refresh_sources: input.refresh_sources,
+    });
   },
   cli: {
     command: 'project sync',
     human: (r) => syncText(r),
-    exitCode: (r) => (r.counts.failed > 0 ? 1 : 0),
+    exitCode: (r) => (r.ok ? 0 : 1),
   },
   mcp: { tool: 'hub_workspace_sync' },
   http: [{ method: 'POST', route: '/v3/ops/sync', input: 'body' }],

@@ -6,6 +6,16 @@ export {
   type Transport,
   transportOf,
 } from './git-url.js';
+export {
+  type DiscoveredRepo,
+  discoverSource,
+  type ResolvedSource,
+  repoNameFrom,
+  resolveSource,
+  type SourceDiscovery,
+} from './source-discover.js';
+export { normalizeUrl, type PlanError, type PlannedRepo, type SourcePlan } from './source-plan.js';
+export { type SourceReport, type SourceSyncResult, syncSources } from './source-sync.js';
 export { planSync } from './sync-plan.js';
 export type { SyncAction, SyncReason, SyncRow, SyncTarget } from './sync-repo.js';
 export {
