@@ -175,6 +175,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'project.sync': { cli: 'project sync', mcp: 'hub_workspace_sync' },
   'project.source.sync': { cli: 'project source sync', http: 'POST /v3/ops/source-sync' },
   'workspace.discover': { mcp: 'hub_workspace_discover' },
+  'project.repo.prune': { cli: 'project repo prune' },
 };
 
 describe('operation registry', () => {

@@ -184,6 +184,7 @@ export const OPERATION_MODULES = {
     const m = await import('./source-ops.js');
     return [m.projectSourceSync, m.workspaceDiscover];
   },
+  'project-prune': async (): Promise<AnyOperation[]> => [(await import('./prune-ops.js')).projectRepoPrune],
 };
 
 /** The name of one operation module. */

@@ -7,6 +7,14 @@ export {
   transportOf,
 } from './git-url.js';
 export {
+  type PruneAction,
+  type PruneOptions,
+  type PruneReason,
+  type PruneResult,
+  type PruneRow,
+  pruneFolders,
+} from './prune.js';
+export {
   type DiscoveredRepo,
   discoverSource,
   type ResolvedSource,

@@ -50,6 +50,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
   project:
     "Projects' repositories on disk: sync (clone and fast-forward), sources (discover into the manifest), prune.",
+  'project source': "A project's sources[]: discover repositories and sync them into the manifest.",
+  'project repo': "A project's repository folders: prune the ones the manifest no longer manages.",
 };
 
 export interface LeafAction {
