@@ -176,6 +176,9 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'project.source.sync': { cli: 'project source sync', http: 'POST /v3/ops/source-sync' },
   'workspace.discover': { mcp: 'hub_workspace_discover' },
   'project.repo.prune': { cli: 'project repo prune' },
+  'org.index': { cli: 'org index', mcp: 'hub_org_index' },
+  'org.search': { cli: 'org search', mcp: 'hub_org_search', http: 'GET /v3/ops/org/search' },
+  'repo.materialize': { cli: 'repo materialize', mcp: 'hub_org_materialize' },
 };
 
 describe('operation registry', () => {

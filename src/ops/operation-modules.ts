@@ -185,6 +185,10 @@ export const OPERATION_MODULES = {
     return [m.projectSourceSync, m.workspaceDiscover];
   },
   'project-prune': async (): Promise<AnyOperation[]> => [(await import('./prune-ops.js')).projectRepoPrune],
+  org: async (): Promise<AnyOperation[]> => {
+    const m = await import('./org-ops.js');
+    return [m.orgIndex, m.orgSearch, m.repoMaterialize];
+  },
 };
 
 /** The name of one operation module. */

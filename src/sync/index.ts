@@ -6,6 +6,7 @@ export {
   type Transport,
   transportOf,
 } from './git-url.js';
+export { localsOf, type MaterializeInput, type MaterializeResult, materializeRepo } from './materialize.js';
 export {
   type PruneAction,
   type PruneOptions,
@@ -22,7 +23,7 @@ export {
   resolveSource,
   type SourceDiscovery,
 } from './source-discover.js';
-export { normalizeUrl, type PlanError, type PlannedRepo, type SourcePlan } from './source-plan.js';
+export type { PlanError, PlannedRepo, SourcePlan } from './source-plan.js';
 export { type SourceReport, type SourceSyncResult, syncSources } from './source-sync.js';
 export { planSync } from './sync-plan.js';
 export type { SyncAction, SyncReason, SyncRow, SyncTarget } from './sync-repo.js';

@@ -1,5 +1,6 @@
 import { normalizeRelPath } from '../infra/index.js';
 import type { Repo, RepoSource } from '../model/index.js';
+import { normalizeUrl } from '../org/index.js';
 import type { DiscoveredRepo, ResolvedSource, SourceDiscovery } from './source-discover.js';
 
 /** One change a source sync makes to a project's repos[]. */
@@ -36,18 +37,6 @@ export interface PlanEdits {
   add: Array<{ project: string; entry: Repo }>;
   update: Array<{ project: string; index: number; set: Partial<Repo> }>;
   remove: Array<{ project: string; index: number }>;
-}
-
-/** Comparable form of a clone URL: host lowercased, no scheme, user, `.git` or trailing slash. */
-export function normalizeUrl(url: string): string {
-  let u = url.trim();
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.+)$/.exec(u);
-  if (scp) u = `${scp[1]}/${scp[2]}`;
-  else u = u.replace(/^[a-z+]+:\/\//i, '').replace(/^[^@/]*@/, '');
-  const slash = u.indexOf('/');
-  const host = slash < 0 ? u : u.slice(0, slash);
-  const rest = slash < 0 ? '' : u.slice(slash);
-  return `${host.toLowerCase()}${rest}`.replace(/\/+$/, '').replace(/\.git$/, '');
 }
 
 const identityOf = (s: RepoSource) => `${s.provider}://${s.namespace}/${s.repo}`;

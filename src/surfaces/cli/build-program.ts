@@ -23,7 +23,7 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'Agents: templates (list, preview, create for eight vendors), dispatch plans and profiles; the registry and heartbeats.',
   worktree:
     'Git worktrees per agent and task: create, list, adopt, destroy, gc (dirty work kept unless --force).',
-  repo: 'Managed repositories: resolve a reference, open in the editor.',
+  repo: 'Managed repositories: resolve a reference, open in the editor, materialize an indexed one.',
   import: 'Import other manifest formats.',
   claim: 'Advisory file claims: declare, check (conflicts with a witness path), list, release, heartbeat.',
   'claim guard':
@@ -52,6 +52,7 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     "Projects' repositories on disk: sync (clone and fast-forward), sources (discover into the manifest), prune.",
   'project source': "A project's sources[]: discover repositories and sync them into the manifest.",
   'project repo': "A project's repository folders: prune the ones the manifest no longer manages.",
+  org: "Org indexes: a host's repositories observed without cloning (index, search); repo materialize clones one.",
 };
 
 export interface LeafAction {
