@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { runGit } from '../infra/index.js';
+import { batchGit } from './batch-git.js';
 import { checkGitUrl, TRANSPORT_CONFIG, TRANSPORT_ENV } from './git-url.js';
 
 /** What a sync did to one repository, or (dry run) would do. */
@@ -62,14 +63,17 @@ export interface SyncRepoOptions {
   timeoutMs: number;
 }
 
-interface Status {
+/** What `git status --porcelain=v2 --branch` said about a checkout (or its failure). */
+export interface Status {
+  /** Exit code and stderr when status failed. */
+  failed?: { stderr: string };
   head: string | null;
   branch: string | null;
   upstream: string | null;
   changes: number;
 }
 
-function parseStatus(stdout: string): Status {
+export function parseStatus(stdout: string): Status {
   const s: Status = { head: null, branch: null, upstream: null, changes: 0 };
   for (const line of stdout.split('\n')) {
     if (line.startsWith('# branch.oid ')) s.head = line.slice(13) === '(initial)' ? null : line.slice(13);
@@ -129,20 +133,42 @@ async function clone(t: SyncTarget, opts: SyncRepoOptions): Promise<SyncRow> {
 }
 
 /** The remote an upstream such as `origin/main` comes from (remote names rarely hold a '/'). */
-const remoteOf = (upstream: string) => upstream.split('/')[0]!;
+export const remoteOf = (upstream: string) => upstream.split('/')[0]!;
 const REMOTE_NAME = /^[A-Za-z0-9._-]+$/;
 
-async function fastForward(t: SyncTarget, opts: SyncRepoOptions): Promise<SyncRow> {
-  const st = await runGit(['status', '--porcelain=v2', '--branch'], { cwd: t.dir });
-  if (st.code !== 0) {
-    const message = firstLine(st.stderr);
+/**
+ * `-c remote.<name>.uploadpack=git-upload-pack` for each remote: a repository's own config may name the command
+ * a local or ssh fetch starts, and the command line wins over it.
+ */
+export function uploadPackConfig(remotes: Iterable<string>): string[] {
+  return [...new Set(remotes)]
+    .filter((r) => REMOTE_NAME.test(r))
+    .flatMap((r) => ['-c', `remote.${r}.uploadpack=git-upload-pack`]);
+}
+
+export const STATUS_ARGS = ['status', '--porcelain=v2', '--branch'];
+
+/** The status of one checkout (syncRepos asks for many at once, in batches). */
+export async function statusOf(dir: string): Promise<Status> {
+  const st = await runGit(STATUS_ARGS, { cwd: dir });
+  return st.code === 0
+    ? parseStatus(st.stdout)
+    : { failed: { stderr: st.stderr }, head: null, branch: null, upstream: null, changes: 0 };
+}
+
+/**
+ * The row of a checkout its status already decides (failed status, dirty, detached, no upstream, a dry run),
+ * or undefined when it is to be fetched and fast-forwarded.
+ */
+export function judgeStatus(t: SyncTarget, s: Status, dryRun: boolean): SyncRow | undefined {
+  if (s.failed) {
+    const message = firstLine(s.failed.stderr);
     const notRepo = /not a git repository/i.test(message);
     return row(t, notRepo ? 'skipped' : 'failed', {
       reason: notRepo ? 'not_a_git_repo' : 'status_failed',
       message,
     });
   }
-  const s = parseStatus(st.stdout);
   if (s.changes > 0)
     return row(t, 'skipped', {
       reason: 'dirty',
@@ -155,30 +181,63 @@ async function fastForward(t: SyncTarget, opts: SyncRepoOptions): Promise<SyncRo
       reason: 'no_upstream',
       message: `branch ${s.branch} tracks no upstream branch`,
     });
-  if (opts.dryRun) return row(t, 'would_fetch', { from: s.head ?? undefined });
-  const remote = remoteOf(s.upstream);
-  // A repository's own config may name the command a local or ssh fetch starts; the command line wins.
-  const pack = REMOTE_NAME.test(remote) ? ['-c', `remote.${remote}.uploadpack=git-upload-pack`] : [];
-  const fetch = await runGit([...TRANSPORT_CONFIG, ...pack, 'fetch', '--quiet', '--no-recurse-submodules'], {
-    cwd: t.dir,
-    timeoutMs: opts.timeoutMs,
-    extraEnv: TRANSPORT_ENV,
-  });
-  if (fetch.code !== 0) return row(t, 'failed', { reason: 'fetch_failed', message: firstLine(fetch.stderr) });
-  const merge = await runGit([...TRANSPORT_CONFIG, 'merge', '--ff-only', '--no-stat', '@{upstream}'], {
-    cwd: t.dir,
-  });
-  if (merge.code !== 0)
-    return row(t, 'failed', {
-      reason: 'not_fast_forward',
-      message: firstLine(merge.stderr) || firstLine(merge.stdout),
-    });
-  const updating = /^Updating ([0-9a-f]+)\.\.([0-9a-f]+)/m.exec(merge.stdout);
-  if (!updating) return row(t, 'unchanged');
-  return row(t, 'updated', { from: updating[1], to: updating[2] });
+  if (dryRun) return row(t, 'would_fetch', { from: s.head ?? undefined });
+  return undefined;
 }
 
-/** Clones a missing repository or fast-forwards a clean checkout; never throws, never touches a dirty one. */
-export function syncRepo(t: SyncTarget, opts: SyncRepoOptions): Promise<SyncRow> {
-  return t.present ? fastForward(t, opts) : clone(t, opts);
+const short = (oid: string | null | undefined) => (oid ? oid.slice(0, 12) : undefined);
+
+/**
+ * Fetches and fast-forwards clean checkouts on a branch with an upstream: `git fetch`, then
+ * `git merge --ff-only @{upstream}`, then the new head, each step run in all of them through batchGit. A
+ * checkout is updated when its head moved; a fetch or merge that failed is reported with git's reason.
+ */
+export async function fastForwardMany(
+  targets: readonly SyncTarget[],
+  statuses: readonly Status[],
+  opts: SyncRepoOptions,
+): Promise<SyncRow[]> {
+  const dirs = targets.map((t) => t.dir);
+  const batch = { parallel: 1, size: Math.max(1, targets.length), extraEnv: TRANSPORT_ENV };
+  const fetched = await batchGit(dirs, ['fetch', '--quiet', '--no-recurse-submodules'], {
+    ...batch,
+    config: [...TRANSPORT_CONFIG, ...uploadPackConfig(statuses.map((s) => remoteOf(s.upstream!)))],
+    timeoutMs: opts.timeoutMs,
+  });
+  const ok = targets.flatMap((_, i) => (fetched[i]!.code === 0 ? [i] : []));
+  const merged = await batchGit(
+    ok.map((i) => dirs[i]!),
+    ['merge', '--ff-only', '--no-stat', '--quiet', '@{upstream}'],
+    { ...batch, config: TRANSPORT_CONFIG },
+  );
+  const heads = await batchGit(
+    ok.map((i) => dirs[i]!),
+    ['rev-parse', 'HEAD'],
+    { ...batch, split: (out) => out.split('\n').filter(Boolean) },
+  );
+  const after = new Map(ok.map((i, k) => [i, { merge: merged[k]!, head: heads[k]! }]));
+  return targets.map((t, i) => {
+    const f = fetched[i]!;
+    if (f.code !== 0) return row(t, 'failed', { reason: 'fetch_failed', message: firstLine(f.stderr) });
+    const a = after.get(i)!;
+    const before = statuses[i]!.head;
+    const now = a.head.code === 0 ? a.head.stdout.trim() : null;
+    if (a.merge.code !== 0)
+      return row(t, 'failed', {
+        reason: 'not_fast_forward',
+        message: firstLine(a.merge.stderr) || firstLine(a.merge.stdout) || 'not possible to fast-forward',
+      });
+    if (now && now !== before) return row(t, 'updated', { from: short(before), to: short(now) });
+    return row(t, 'unchanged');
+  });
+}
+
+/**
+ * Clones a missing repository or fast-forwards a clean checkout; never throws, never touches a dirty one.
+ * `status` is the checkout's status when the caller already has it.
+ */
+export async function syncRepo(t: SyncTarget, opts: SyncRepoOptions, status?: Status): Promise<SyncRow> {
+  if (!t.present) return clone(t, opts);
+  const s = status ?? (await statusOf(t.dir));
+  return judgeStatus(t, s, opts.dryRun) ?? (await fastForwardMany([t], [s], opts))[0]!;
 }

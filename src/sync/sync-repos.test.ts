@@ -158,4 +158,25 @@ describe('project sync', () => {
     expect(by.local).toMatchObject({ action: 'skipped', reason: 'no_upstream' });
     expect(by.gone).toMatchObject({ action: 'skipped', reason: 'no_locator' });
   });
+
+  it('attributes each outcome when one checkout of a batch cannot fast-forward', async () => {
+    const root = createTempDir('hub-sync-');
+    dirs.push(root);
+    const up = upstream(root, 'up');
+    let repos = '';
+    for (let i = 0; i < 12; i++) {
+      git(root, ['clone', '-q', up.url, join(root, 'p', `r${i}`)]);
+      repos += `        - name: r${i}\n          path: ./p/r${i}\n`;
+    }
+    const mine = join(root, 'p', 'r3');
+    writeFileSync(join(mine, 'mine.txt'), 'mine\n');
+    git(mine, ['add', '-A']);
+    git(mine, ['commit', '-q', '-m', 'mine']);
+    pushCommit(up, 'theirs.txt');
+    const r = await sync(root, repos);
+    const by = Object.fromEntries(r.repos.map((x) => [x.repo, x]));
+    expect(by.r3).toMatchObject({ action: 'failed', reason: 'not_fast_forward' });
+    for (const n of [0, 1, 2, 4, 9, 10, 11]) expect(by[`r${n}`]!.action, `r${n}`).toBe('updated');
+    expect(r.counts).toMatchObject({ updated: 11, failed: 1 });
+  });
 });

@@ -1,5 +1,16 @@
 import { mapLimit } from '../infra/index.js';
-import { type SyncRow, type SyncTarget, syncRepo } from './sync-repo.js';
+import { splitBefore } from '../workspace/index.js';
+import { batchGit } from './batch-git.js';
+import {
+  fastForwardMany,
+  judgeStatus,
+  parseStatus,
+  STATUS_ARGS,
+  type Status,
+  type SyncRow,
+  type SyncTarget,
+  syncRepo,
+} from './sync-repo.js';
 
 export const SYNC_DEFAULT_CONCURRENCY = 8;
 export const SYNC_MAX_CONCURRENCY = 32;
@@ -33,6 +44,23 @@ export interface SyncReposOptions {
 /** Rows that were decided before any git ran (outside the workspace, a second entry for one checkout). */
 export type PresetRow = SyncRow;
 
+/** Repositories per `git for-each-repo` process: small enough that progress moves, large enough to save forks. */
+export const SYNC_BATCH_SIZE = 10;
+
+/** Statuses of the present checkouts, a batch of them per `git for-each-repo` process. */
+async function batchStatuses(targets: readonly SyncTarget[], parallel: number): Promise<Status[]> {
+  const results = await batchGit(
+    targets.map((t) => t.dir),
+    STATUS_ARGS,
+    { parallel, size: SYNC_BATCH_SIZE, split: (stdout) => splitBefore(stdout, '# branch.oid ') },
+  );
+  return results.map((r) =>
+    r.code === 0
+      ? parseStatus(r.stdout)
+      : { failed: { stderr: r.stderr }, head: null, branch: null, upstream: null, changes: 0 },
+  );
+}
+
 /** Syncs repositories with at most `concurrency` git processes at once; rows keep the input order. */
 export async function syncRepos(
   targets: readonly SyncTarget[],
@@ -51,10 +79,34 @@ export async function syncRepos(
     SYNC_MAX_CONCURRENCY,
     Math.max(1, opts.concurrency ?? SYNC_DEFAULT_CONCURRENCY),
   );
-  const rows = await mapLimit(targets, concurrency, async (t) =>
-    finish(
-      await syncRepo(t, { dryRun: Boolean(opts.dryRun), timeoutMs: opts.timeoutMs ?? SYNC_GIT_TIMEOUT_MS }),
-    ),
+  const repoOpts = { dryRun: Boolean(opts.dryRun), timeoutMs: opts.timeoutMs ?? SYNC_GIT_TIMEOUT_MS };
+  const rows: SyncRow[] = [];
+  const present = targets.filter((t) => t.present);
+  const statuses = await batchStatuses(present, concurrency);
+  const eligible: Array<{ t: SyncTarget; s: Status }> = [];
+  present.forEach((t, i) => {
+    const decided = judgeStatus(t, statuses[i]!, repoOpts.dryRun);
+    if (decided) rows.push(finish(decided));
+    else eligible.push({ t, s: statuses[i]! });
+  });
+  const groups: Array<typeof eligible> = [];
+  for (let i = 0; i < eligible.length; i += SYNC_BATCH_SIZE)
+    groups.push(eligible.slice(i, i + SYNC_BATCH_SIZE));
+  const missing = targets.filter((t) => !t.present);
+  // Fetch groups and clones share the limit: each holds one git process at a time.
+  await mapLimit(
+    [...groups.map((g) => ({ g })), ...missing.map((m) => ({ m }))],
+    concurrency,
+    async (job) => {
+      if ('m' in job) rows.push(finish(await syncRepo(job.m, repoOpts)));
+      else
+        for (const r of await fastForwardMany(
+          job.g.map((x) => x.t),
+          job.g.map((x) => x.s),
+          repoOpts,
+        ))
+          rows.push(finish(r));
+    },
   );
   const all = [...rows, ...preset].sort((a, b) => a.id.localeCompare(b.id));
   const counts: SyncCounts = {
