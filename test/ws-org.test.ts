@@ -117,7 +117,23 @@ describe('org search', () => {
     ]);
     expect(stale.repos.every((x: { days_since_push: number }) => x.days_since_push >= 365)).toBe(true);
     const limited = (await hub(['org', 'search', '--limit', '2'])).json();
-    expect(limited).toMatchObject({ total: 8, count: 2, limit: 2 });
+    expect(limited).toMatchObject({ total: 8, count: 2, limit: 2, offset: 0, next_offset: 2 });
+  });
+
+  it('pages: offset and next_offset walk every hit once, null after the last page', async () => {
+    const all = (await hub(['org', 'search', '--limit', '1000'])).json();
+    expect(all.next_offset).toBeNull();
+    const seen: string[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page = (await hub(['org', 'search', '--limit', '3', '--offset', String(offset)])).json();
+      expect(page.offset).toBe(offset);
+      seen.push(...page.repos.map((x: { identity: string }) => x.identity));
+      offset = page.next_offset;
+    }
+    expect(seen).toEqual(all.repos.map((x: { identity: string }) => x.identity));
+    const past = (await hub(['org', 'search', '--offset', '50'])).json();
+    expect(past).toMatchObject({ total: 8, count: 0, repos: [], next_offset: null });
   });
 
   it('answers the same over HTTP (GET /v3/ops/org/search, q or query) and MCP', async () => {

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import * as z from 'zod';
 import {
   listNamespace,
+  localMatcher,
   NAMESPACE_KINDS,
   ORG_PROVIDERS,
   ORG_SEARCH_DEFAULT_LIMIT,
@@ -49,13 +50,9 @@ export const orgIndex = defineOp({
       repos: listing.repos,
       now: ctx.now(),
     });
-    const search = searchOrgIndexes(
-      [stored.file],
-      localsOf(ctx.workspace().file),
-      { limit: ORG_SEARCH_MAX_LIMIT },
-      ctx.now(),
-    );
-    const materialized = search.repos.filter((r) => r.presence === 'materialized').length;
+    // Counted over every repository (a search page would stop at its limit on a large org).
+    const local = localMatcher(localsOf(ctx.workspace().file));
+    const materialized = stored.file.repos.filter((r) => local(r) !== null).length;
     return {
       ok: true,
       provider: input.provider,
@@ -87,7 +84,8 @@ export const orgSearch = defineOp({
   summary: 'Search indexed repositories by words, organization, language, topic, features and staleness.',
   description:
     'Reads only what org index stored (no network). Each hit carries its identity <provider>://<org>/<repo> and ' +
-    'its presence: indexed, or materialized with the manifest repository that holds it.',
+    'its presence: indexed, or materialized with the manifest repository that holds it. --limit and --offset ' +
+    'page the hits (next_offset names the next page, null on the last).',
   input: z.strictObject({
     q: z.string().optional().describe('Words that must all appear in the name, description or topics.'),
     query: z.string().optional().describe('Same as q.'),
@@ -110,7 +108,13 @@ export const orgSearch = defineOp({
       .min(1)
       .max(ORG_SEARCH_MAX_LIMIT)
       .optional()
-      .describe(`Most hits (default ${ORG_SEARCH_DEFAULT_LIMIT}, max ${ORG_SEARCH_MAX_LIMIT}).`),
+      .describe(`Hits per page (default ${ORG_SEARCH_DEFAULT_LIMIT}, max ${ORG_SEARCH_MAX_LIMIT}).`),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Hits to skip (next_offset of the last page).'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -138,7 +142,8 @@ export const orgSearch = defineOp({
           ]),
           ['REPOSITORY', 'PRESENCE', 'LANGUAGE', 'PUSHED', 'LOCAL'],
         ),
-        `${r.count} of ${r.total} match(es) in ${r.indexes.length} index(es)`,
+        `${r.count} of ${r.total} match(es) in ${r.indexes.length} index(es)` +
+          (r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''),
       ]
         .filter(Boolean)
         .join('\n'),

@@ -25,6 +25,8 @@ export interface OrgSearchInput {
   /** Only repositories whose last push is at least this many days old (none recorded counts as stale). */
   stale_days?: number;
   limit?: number;
+  /** Hits to skip (next_offset of the previous page). */
+  offset?: number;
 }
 
 export interface OrgHit {
@@ -54,6 +56,9 @@ export interface OrgSearchResult {
   total: number;
   count: number;
   limit: number;
+  offset: number;
+  /** Offset of the next page; null on the last. */
+  next_offset: number | null;
   repos: OrgHit[];
   indexes: Array<{ provider: string; namespace: string; indexed_at: string; repo_count: number }>;
 }
@@ -78,7 +83,7 @@ const DAY = 86_400_000;
 /**
  * Searches the stored org indexes: every word of `q` must appear in the name, full name, description or
  * topics; filters narrow by organization (a GitLab group includes its subgroups), language, topic, features
- * and staleness. Best name matches first, then the most recently pushed.
+ * and staleness. Best name matches first, then the most recently pushed; `limit` and `offset` page the hits.
  */
 export function searchOrgIndexes(
   files: readonly OrgIndexFile[],
@@ -144,12 +149,17 @@ export function searchOrgIndexes(
       (b.hit.pushed_at ?? '').localeCompare(a.hit.pushed_at ?? '') ||
       a.hit.identity.localeCompare(b.hit.identity),
   );
+  const offset = input.offset ?? 0;
+  const page = scored.slice(offset, offset + limit);
+  const end = offset + page.length;
   return {
     ok: true,
     total: scored.length,
-    count: Math.min(limit, scored.length),
+    count: page.length,
     limit,
-    repos: scored.slice(0, limit).map((s) => s.hit),
+    offset,
+    next_offset: page.length > 0 && end < scored.length ? end : null,
+    repos: page.map((s) => s.hit),
     indexes: files.map((f) => ({
       provider: f.provider,
       namespace: f.namespace,

@@ -23,7 +23,7 @@ export function fromGithub(r: Obj): ProviderRepo {
     ['pages', r.has_pages],
     ['projects', r.has_projects],
     ['discussions', r.has_discussions],
-    ['license', r.license ? true : false],
+    ['license', Boolean(r.license)],
     ['description', Boolean(str(r.description))],
     ['homepage', Boolean(str(r.homepage))],
   ].flatMap(([k, v]) => (v === true ? [k as string] : []));
@@ -64,7 +64,7 @@ export function fromGitlab(r: Obj): ProviderRepo {
     ['wiki', r.wiki_enabled],
     ['pages', typeof pages === 'string' && pages !== 'disabled'],
     ['merge_requests', r.merge_requests_enabled],
-    ['license', r.license ? true : false],
+    ['license', Boolean(r.license)],
     ['description', Boolean(str(r.description))],
   ].flatMap(([k, v]) => (v === true ? [k as string] : []));
   return {
