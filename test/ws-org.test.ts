@@ -206,3 +206,30 @@ describe('repo materialize', () => {
     expect(existsSync(join(root, 'acme', 'web'))).toBe(false);
   });
 });
+
+describe('org index and materialize on MCP and HTTP', () => {
+  it('hub_org_index stores the same index; POST /v3/ops/org/materialize clones; hub_org_materialize is then a no-op', async () => {
+    let server: RunningServer | undefined;
+    const mcp = await connectHub(root, [], env());
+    try {
+      const indexed = await callJson(mcp, 'hub_org_index', { provider: 'github', org: 'acme' });
+      expect(indexed).toMatchObject({ repo_count: 5, added: 0, file: '.hub/org/github/acme.json' });
+      server = await startTestServer({ root, env: { HUB_CACHE_DIR: 'off', ...env() } });
+      const viaHttp = await call(server.base, 'POST', '/v3/ops/org/materialize', {
+        body: { repo: 'github://acme/web' },
+      });
+      expect(viaHttp.status, viaHttp.text).toBe(200);
+      expect(viaHttp.json).toMatchObject({
+        operation: 'materialized',
+        identity: 'github://acme/web',
+        local: 'acme/web',
+      });
+      expect(existsSync(join(root, 'acme', 'web', 'README.md'))).toBe(true);
+      const again = await callJson(mcp, 'hub_org_materialize', { repo: 'acme/web' });
+      expect(again).toMatchObject({ operation: 'noop', identity: 'github://acme/web', local: 'acme/web' });
+    } finally {
+      await mcp.close();
+      await server?.close();
+    }
+  });
+});

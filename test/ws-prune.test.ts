@@ -97,3 +97,20 @@ describe('hub project repo prune', () => {
     expect(existsSync(join(root, '.hub.yml'))).toBe(true);
   });
 });
+
+describe('prune scope', () => {
+  it('takes a declared project without repositories (all of its folder is unmanaged); refuses an unknown one', () => {
+    const ws = join(dir, 'empty-project');
+    makeGitRepo(ws);
+    makeGitRepo(join(ws, 'fresh', 'leftover'), { 'f.txt': 'x\n' });
+    writeFileSync(join(ws, '.hub.yml'), 'workspace:\n  projects:\n    - name: fresh\n      repos: []\n');
+    const r = runHub(['project', 'repo', 'prune', '--dry-run', '--project', 'fresh', '--json'], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().folders).toMatchObject([{ path: 'fresh/leftover', action: 'would_remove' }]);
+    const miss = runHub(['project', 'repo', 'prune', '--dry-run', '--project', 'frsh', '--json'], {
+      cwd: ws,
+    });
+    expect(miss.code).toBe(1);
+    expect(miss.json().error.details).toMatchObject({ field: 'project', value: 'frsh' });
+  });
+});

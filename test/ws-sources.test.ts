@@ -196,6 +196,42 @@ describe('hosted sources (GitHub fixture)', () => {
     }
   });
 
+  it('the git sync job (POST /v3/ops/sync) takes project_name and refresh_sources; source-sync applies over HTTP', async () => {
+    const root = join(dir, 'job');
+    makeGitRepo(root);
+    writeFileSync(
+      join(root, '.hub.yml'),
+      `${manifest()}    - name: mirror\n      sources:\n        - {id: gh, provider: github, org: acme}\n      repos: []\n`,
+    );
+    let server: RunningServer | undefined;
+    try {
+      server = await startTestServer({ root, env: { HUB_CACHE_DIR: 'off', ...env() } });
+      const applied = await call(server.base, 'POST', '/v3/ops/source-sync', {
+        body: { project_name: 'mirror', from_manifest: true, apply: true },
+      });
+      expect(applied.status, applied.text).toBe(200);
+      expect(applied.json).toMatchObject({ applied: true, project: 'mirror' });
+      expect(applied.json.plan.to_add.map((x: { project: string }) => x.project)).toEqual([
+        'mirror',
+        'mirror',
+        'mirror',
+      ]);
+      const job = await call(server.base, 'POST', '/v3/ops/sync', {
+        body: { project_name: 'acme', refresh_sources: true },
+      });
+      expect(job.status, job.text).toBe(200);
+      expect(job.json).toMatchObject({ ok: true, project: 'acme', sources: { applied: true } });
+      expect(job.json.counts).toMatchObject({ cloned: 3, failed: 0 });
+      expect(existsSync(join(root, 'acme', 'web', 'README.md'))).toBe(true);
+      // Only the named project: mirror's repositories are in the manifest but not cloned.
+      expect(existsSync(join(root, 'mirror'))).toBe(false);
+      const text = readFileSync(join(root, '.hub.yml'), 'utf8');
+      expect(text.match(/repo: infra/g)).toHaveLength(2);
+    } finally {
+      await server?.close();
+    }
+  });
+
   it('reports bad credentials per source without printing the token', async () => {
     const root = join(dir, 'badtoken');
     makeGitRepo(root);

@@ -76,6 +76,12 @@ describe('hub project sync (built CLI)', () => {
     expect(clash.json().error.details).toMatchObject({ field: 'project_name', rule: 'same_as_project' });
   });
 
+  it('bounds concurrency: more than 32 git processes at once is refused, naming the field', () => {
+    const r = runHub(['project', 'sync', '--dry-run', '--concurrency', '33', '--json'], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.json().error.details.issues).toMatchObject([{ field: 'concurrency', rule: 'too_big' }]);
+  });
+
   it('draws a bar on a terminal instead of lines', () => {
     const dir = createTempDir('hub-sync-tty-');
     try {

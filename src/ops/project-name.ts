@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
+import type { Workspace } from './context.js';
+import { checkScope } from './scope.js';
 
 /** `project` (the CLI's --project) and `project_name` (the spec's name in HTTP bodies and sync jobs): one field. */
 export const projectNameFields = {
@@ -19,4 +21,14 @@ export function projectNameOf(input: { project?: string; project_name?: string }
       { field: 'project_name', value: input.project_name, rule: 'same_as_project' },
     );
   return input.project ?? input.project_name;
+}
+
+/**
+ * Rejects a project name the manifest does not declare. Unlike checkScope, a declared project without
+ * repositories is accepted: sources (and prune) are exactly for projects whose repositories are not listed yet.
+ */
+export function checkProjectDeclared(ws: Workspace, project: string | undefined): void {
+  if (!project) return;
+  if ((ws.file.manifest.workspace?.projects ?? []).some((p) => p.name === project)) return;
+  checkScope(ws.catalog, project);
 }

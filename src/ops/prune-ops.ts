@@ -1,9 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod';
 import { type PruneResult, pruneFolders } from '../sync/index.js';
-import { projectNameFields, projectNameOf } from './project-name.js';
+import { checkProjectDeclared, projectNameFields, projectNameOf } from './project-name.js';
 import { defineOp } from './registry.js';
-import { checkScope } from './scope.js';
 
 export const projectRepoPrune = defineOp({
   id: 'project.repo.prune',
@@ -28,7 +27,7 @@ export const projectRepoPrune = defineOp({
   handler: async (ctx, input): Promise<PruneResult & { ok: boolean; project: string | null }> => {
     const project = projectNameOf(input);
     const { catalog } = ctx.workspace();
-    checkScope(catalog, project);
+    checkProjectDeclared(ctx.workspace(), project);
     const root = ctx.root();
     const checkouts = ctx.checkouts();
     const managed = catalog.repos.flatMap((r) => {

@@ -9,9 +9,8 @@ import {
   syncRepos,
 } from '../sync/index.js';
 import type { OpContext } from './context.js';
-import { projectNameFields, projectNameOf } from './project-name.js';
+import { checkProjectDeclared, projectNameFields, projectNameOf } from './project-name.js';
 import { defineOp, WRITES } from './registry.js';
-import { checkScope } from './scope.js';
 import { runSourceSync, sourceSyncText } from './source-ops.js';
 
 export interface ProjectSyncResult extends SyncSummary {
@@ -33,7 +32,7 @@ export async function runProjectSync(
   ctx: OpContext,
   input: { project?: string; concurrency?: number; dry_run?: boolean; refresh_sources?: boolean },
 ): Promise<ProjectSyncResult> {
-  checkScope(ctx.workspace().catalog, input.project);
+  checkProjectDeclared(ctx.workspace(), input.project);
   const sources = input.refresh_sources
     ? await runSourceSync(ctx, { project: input.project, apply: !input.dry_run })
     : undefined;
