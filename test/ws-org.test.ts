@@ -207,6 +207,24 @@ describe('repo materialize', () => {
   });
 });
 
+describe('materialize refuses names that are not names', () => {
+  it.each([
+    ['--project', '../outside'],
+    ['--project', '.hub'],
+    ['--project', 'a/b'],
+    ['--name', '../../x'],
+    ['--name', '.git'],
+  ])('%s %s: refused before anything is cloned or written', async (flag, value) => {
+    const before = readFileSync(join(root, '.hub.yml'), 'utf8');
+    const r = await hub(['repo', 'materialize', 'github://acme/infra', flag, value]);
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.json().error.details).toMatchObject({ field: flag.slice(2), value });
+    expect(readFileSync(join(root, '.hub.yml'), 'utf8')).toBe(before);
+    expect(existsSync(join(root, '.hub', 'infra'))).toBe(false);
+    expect(existsSync(join(dir, 'outside'))).toBe(false);
+  });
+});
+
 describe('org index and materialize on MCP and HTTP', () => {
   it('hub_org_index stores the same index; POST /v3/ops/org/materialize clones; hub_org_materialize is then a no-op', async () => {
     let server: RunningServer | undefined;

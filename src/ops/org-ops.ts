@@ -62,6 +62,7 @@ export const orgIndex = defineOp({
       repo_count: listing.repos.length,
       added: stored.added,
       pages: listing.pages,
+      rejected: listing.rejected,
       rate_limited: listing.rate_limited,
       truncated: listing.truncated,
       presence: { indexed: listing.repos.length - materialized, materialized },
@@ -73,7 +74,8 @@ export const orgIndex = defineOp({
     args: ['provider', 'org'],
     human: (r) =>
       `indexed ${r.provider}://${r.namespace}: ${r.repo_count} repositories (${r.added} new, ` +
-      `${r.presence.materialized} materialized) in ${r.pages} page(s)${r.truncated ? ', truncated' : ''}; stored in ${r.file}`,
+      `${r.presence.materialized} materialized) in ${r.pages} page(s)${r.truncated ? ', truncated' : ''}` +
+      `${r.rejected ? `, ${r.rejected} malformed entr${r.rejected === 1 ? 'y' : 'ies'} left out` : ''}; stored in ${r.file}`,
   },
   mcp: { tool: 'hub_org_index' },
   http: [{ method: 'POST', route: '/v3/ops/org/index', input: 'body' }],

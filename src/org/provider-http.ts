@@ -8,6 +8,10 @@ export const MAX_RATE_WAIT_MS = 60_000;
 /** Retries of one page after rate-limit answers. */
 export const MAX_RATE_RETRIES = 3;
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** Largest page body read (a GitHub page of 100 repositories is ~600 KB). */
+export const MAX_PAGE_BYTES = 16 * 1024 * 1024;
+/** Most repositories one listing keeps (the index file of ~50,000 fits ORG_FILE_MAX_BYTES); the rest: truncated. */
+export const MAX_INDEXED_REPOS = 50_000;
 
 export interface HttpOptions {
   /** HUB_OFFLINE=1: only loopback may be reached. */
@@ -26,6 +30,25 @@ export interface PagedResult<T> {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The body as text, or undefined once it grows past `max` bytes (the rest is not read). */
+async function readBounded(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** Removes the token from text that may echo it (an error body, a URL). */
 export function scrub(text: string, token: string | undefined): string {
@@ -139,7 +162,12 @@ export async function fetchAllPages<T>(
       await sleep(wait);
       continue;
     }
-    const body = await res.text();
+    const body = await readBounded(res, MAX_PAGE_BYTES);
+    if (body === undefined)
+      throw new RefusedError(
+        `${cfg.provider} ${url.pathname}: the answer is larger than ${MAX_PAGE_BYTES} bytes; not read`,
+        { provider: cfg.provider, rule: 'provider_too_large', limit: MAX_PAGE_BYTES },
+      );
     if (res.status < 200 || res.status >= 300) throw failure(cfg, url, res, body);
     let page: unknown;
     try {
@@ -155,8 +183,13 @@ export async function fetchAllPages<T>(
         provider: cfg.provider,
         rule: 'provider_error',
       });
-    items.push(...(page as T[]));
+    for (const item of page as T[]) items.push(item);
     pages++;
+    if (items.length >= MAX_INDEXED_REPOS) {
+      const more = items.length > MAX_INDEXED_REPOS || next(res, url) !== undefined;
+      items.length = MAX_INDEXED_REPOS;
+      return { items, pages, rate_limited: limited, truncated: more };
+    }
     retries = 0;
     const n = next(res, url);
     url = n ? new URL(n, url) : undefined;

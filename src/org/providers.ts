@@ -102,6 +102,28 @@ export const NAMESPACE_KINDS: Record<OrgProvider, NamespaceKind[]> = {
 
 export interface Listing extends Omit<PagedResult<ProviderRepo>, 'items'> {
   repos: ProviderRepo[];
+  /** Entries of the answer left out: not an object, or a name or namespace that is not a name. */
+  rejected: number;
+}
+
+const REPO_NAME_RE = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * Normalizes a host's answer, keeping only objects whose name is one path segment and whose namespace is a
+ * namespace name: an identity is built from them, and materialize turns them into folder names.
+ */
+function normalized(
+  items: unknown[],
+  from: (r: Obj) => ProviderRepo,
+): { repos: ProviderRepo[]; rejected: number } {
+  const repos: ProviderRepo[] = [];
+  for (const item of items) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+    const r = from(item as Obj);
+    if (REPO_NAME_RE.test(r.name) && r.name !== '.' && r.name !== '..' && NAMESPACE_RE.test(r.namespace))
+      repos.push(r);
+  }
+  return { repos, rejected: items.length - repos.length };
 }
 
 /** Lists every repository of a namespace on its host, through the host's REST API. */
@@ -129,7 +151,7 @@ export async function listNamespace(
       'x-github-api-version': '2022-11-28',
       ...(cfg.token ? { authorization: `Bearer ${cfg.token}` } : {}),
     };
-    const r = await fetchAllPages<Obj>(
+    const r = await fetchAllPages<unknown>(
       cfg,
       `${cfg.baseUrl}/${path}&per_page=100`,
       headers,
@@ -137,7 +159,7 @@ export async function listNamespace(
       opts,
     );
     return {
-      repos: r.items.map(fromGithub),
+      ...normalized(r.items, fromGithub),
       pages: r.pages,
       rate_limited: r.rate_limited,
       truncated: r.truncated,
@@ -147,7 +169,7 @@ export async function listNamespace(
   const first =
     `${cfg.baseUrl}/groups/${encodeURIComponent(namespace)}/projects` +
     '?include_subgroups=true&order_by=id&sort=asc&per_page=100';
-  const r = await fetchAllPages<Obj>(
+  const r = await fetchAllPages<unknown>(
     cfg,
     first,
     headers,
@@ -163,7 +185,7 @@ export async function listNamespace(
     opts,
   );
   return {
-    repos: r.items.map(fromGitlab),
+    ...normalized(r.items, fromGitlab),
     pages: r.pages,
     rate_limited: r.rate_limited,
     truncated: r.truncated,

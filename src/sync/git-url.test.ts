@@ -41,4 +41,15 @@ describe('clone URL transports', () => {
       });
     }
   });
+
+  it('never echoes the password of a refused URL (message and details)', () => {
+    try {
+      checkGitUrl('http://alice:s3cretPW@example.com/x.git');
+      expect.unreachable();
+    } catch (err) {
+      const e = err as { message: string; details: { value: string } };
+      expect(`${e.message} ${JSON.stringify(e.details)}`).not.toContain('s3cretPW');
+      expect(e.details.value).toMatch(/^http:\/\/alice:\*+.*@example\.com\/x\.git$/);
+    }
+  });
 });

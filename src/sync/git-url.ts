@@ -1,4 +1,5 @@
 import { ValidationError } from '../infra/index.js';
+import { redactUrlSecrets } from '../model/index.js';
 
 /** The transports hub clones and fetches over; every other one (ext::, fd::, http, remote helpers) is refused. */
 export const ALLOWED_TRANSPORTS = ['https', 'ssh', 'git', 'file'] as const;
@@ -46,9 +47,11 @@ export function transportOf(url: string): Transport | undefined {
 export function checkGitUrl(url: string, field = 'url'): Transport {
   const t = transportOf(url);
   if (t) return t;
+  // The URL is shown without its password or token: manifests and providers can carry credentialed URLs.
+  const shown = redactUrlSecrets(url);
   throw new ValidationError(
-    `${field} '${url}': hub clones and fetches only over https, ssh (ssh:// or user@host:path), git:// and file:// ` +
+    `${field} '${shown}': hub clones and fetches only over https, ssh (ssh:// or user@host:path), git:// and file:// ` +
       `(rule ${GIT_URL_RULE}); remote helpers such as ext:: and plain http are refused`,
-    { field, value: url, rule: GIT_URL_RULE, allowed: [...ALLOWED_TRANSPORTS] },
+    { field, value: shown, rule: GIT_URL_RULE, allowed: [...ALLOWED_TRANSPORTS] },
   );
 }

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogRepo, Checkouts } from '../catalog/index.js';
-import { AmbiguousError, NotFoundError, RefusedError } from '../infra/index.js';
-import { editManifestFile, ensureSeq, type ManifestFile, yaml } from '../model/index.js';
+import { AmbiguousError, NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
+import { editManifestFile, ensureSeq, type ManifestFile, NAME_RE, yaml } from '../model/index.js';
 import { type IndexedRepo, type LocalRepo, localMatcher, type OrgIndexFile } from '../org/index.js';
 import { checkGitUrl } from './git-url.js';
 import { repoNameFrom } from './source-discover.js';
@@ -71,6 +71,15 @@ export async function materializeRepo(
   files: readonly OrgIndexFile[],
   input: MaterializeInput,
 ): Promise<MaterializeResult> {
+  // Both become a folder under the workspace and a manifest name: checked before anything is looked up or cloned.
+  for (const field of ['project', 'name'] as const) {
+    const v = input[field];
+    if (v !== undefined && !NAME_RE.test(v))
+      throw new ValidationError(
+        `${field} '${v}' is not a name: start with a letter or digit, then letters, digits, '.', '_' and '-' (rule manifest_name)`,
+        { field, value: v, rule: 'manifest_name' },
+      );
+  }
   const entry = findIndexed(files, input.ref);
   const projects = file.manifest.workspace?.projects ?? [];
   const existing = localMatcher(localsOf(file))(entry);

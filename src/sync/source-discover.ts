@@ -7,7 +7,7 @@ import {
   realpathOrUndefined,
   ValidationError,
 } from '../infra/index.js';
-import { NAME_RE, type RepoSource, type Source } from '../model/index.js';
+import { NAME_RE, type RepoSource, redactUrlSecrets, type Source } from '../model/index.js';
 import { type HttpOptions, listNamespace, type NamespaceKind, providerConfig } from '../org/index.js';
 import { discoverRepos } from '../workspace/index.js';
 import { transportOf } from './git-url.js';
@@ -154,7 +154,7 @@ async function discoverHosted(src: ResolvedSource, opts: DiscoverOptions): Promi
     if (!url || !transportOf(url)) {
       out.rejected.push({
         identity: r.identity,
-        reason: `clone URL '${url ?? ''}' is not https, ssh, git:// or file://`,
+        reason: `clone URL '${redactUrlSecrets(url ?? '')}' is not https, ssh, git:// or file://`,
       });
       continue;
     }

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { runGit } from '../infra/index.js';
+import { redactUrlSecrets } from '../model/index.js';
 import { batchGit } from './batch-git.js';
 import { checkGitUrl, TRANSPORT_CONFIG, TRANSPORT_ENV } from './git-url.js';
 
@@ -98,6 +99,8 @@ const row = (t: SyncTarget, action: SyncAction, extra: Partial<SyncRow> = {}): S
   path: t.dir,
   action,
   ...extra,
+  // git masks credentials in the URLs it prints; this also covers what it does not (and hub's own messages).
+  ...(extra.message !== undefined ? { message: redactUrlSecrets(extra.message) } : {}),
 });
 
 function isEmptyDir(dir: string): boolean {

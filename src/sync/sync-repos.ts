@@ -61,7 +61,7 @@ async function batchStatuses(targets: readonly SyncTarget[], parallel: number): 
   );
 }
 
-/** Syncs repositories with at most `concurrency` git processes at once; rows keep the input order. */
+/** Syncs repositories with at most `concurrency` git processes at once; rows come sorted by id. */
 export async function syncRepos(
   targets: readonly SyncTarget[],
   preset: readonly PresetRow[],
