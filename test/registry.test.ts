@@ -179,6 +179,10 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'org.index': { cli: 'org index', mcp: 'hub_org_index' },
   'org.search': { cli: 'org search', mcp: 'hub_org_search', http: 'GET /v3/ops/org/search' },
   'repo.materialize': { cli: 'repo materialize', mcp: 'hub_org_materialize' },
+  'graph.show': { cli: 'graph', http: 'GET /v3/ops/graph' },
+  'graph.neighbors': { mcp: 'hub_graph_neighbors' },
+  'config.graph.suggest': { cli: 'config graph suggest' },
+  'config.graph.export': { cli: 'config graph export' },
 };
 
 describe('operation registry', () => {

@@ -1611,3 +1611,65 @@ describe('workspace operations: sync, sources, prune and org on every surface', 
     expect(err.data).toEqual(miss.json().error);
   });
 });
+
+describe('the workspace graph on every surface', () => {
+  const cases: Array<{
+    name: string;
+    cli: string[];
+    tool: string;
+    args: Record<string, unknown>;
+    path: string;
+  }> = [
+    { name: 'graph', cli: ['graph'], tool: 'hub_graph_show', args: {}, path: '/v3/ops/graph' },
+    {
+      name: 'graph without inference',
+      cli: ['graph', '--no-include-inferred'],
+      tool: 'hub_graph_show',
+      args: { include_inferred: false },
+      path: '/v3/ops/graph?include_inferred=false',
+    },
+    {
+      name: 'graph neighbors',
+      cli: ['graph', 'neighbors', 'platform/gateway', '--depth', '2'],
+      tool: 'hub_graph_neighbors',
+      args: { node: 'platform/gateway', depth: 2 },
+      path: '/v3/ops/graph/neighbors?node=platform/gateway&depth=2',
+    },
+    {
+      name: 'config graph suggest',
+      cli: ['config', 'graph', 'suggest', '--verbose'],
+      tool: 'hub_graph_suggest',
+      args: { verbose: true },
+      path: '/v3/ops/graph/suggest?verbose=true',
+    },
+    {
+      name: 'config graph export',
+      cli: ['config', 'graph', 'export', '--format', 'dot'],
+      tool: 'hub_graph_export',
+      args: { format: 'dot' },
+      path: '/v3/ops/graph/export?format=dot',
+    },
+  ];
+  it.each(cases.map((c) => [c.name, c]))('%s', async (_name, c) => {
+    const cli = runHub(['-c', join(root, '.hub.yml'), ...c.cli, '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(await callJson(mcp, c.tool, c.args)).toEqual(cli.json());
+    const viaHttp = await call(server.base, 'GET', c.path);
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(viaHttp.json).toEqual(cli.json());
+  });
+
+  it('refuses an unknown node alike', async () => {
+    const cli = runHub(['-c', join(root, '.hub.yml'), 'graph', 'neighbors', 'nope', '--json']);
+    expect(cli.code).toBe(1);
+    const http = await call(server.base, 'GET', '/v3/ops/graph/neighbors?node=nope');
+    expect(http.status).toBe(404);
+    expect(http.json).toEqual(cli.json());
+    await expect(
+      mcp.callTool({ name: 'hub_graph_neighbors', arguments: { node: 'nope' } }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      data: cli.json().error,
+    });
+  });
+});

@@ -40,7 +40,13 @@ export {
 } from './appconfig-trust.js';
 export { findLegacyKeys, type LegacyRename } from './legacy.js';
 export { ManifestCache } from './manifest-cache.js';
-export { editManifestFile, ensureSeq, normalizeLegacyInDocument } from './manifest-edit.js';
+export {
+  editManifestFile,
+  ensureSeq,
+  type ManifestEditPlan,
+  normalizeLegacyInDocument,
+  planManifestEdit,
+} from './manifest-edit.js';
 export {
   definitionAt,
   locateManifest,

@@ -39,11 +39,19 @@ export function normalizeLegacyInDocument(doc: Document): number {
   return renamed;
 }
 
+/** An edit rendered but not written: the file before, the text after, and that text parsed and schema-checked. */
+export interface ManifestEditPlan {
+  before: string;
+  text: string;
+  file: ManifestFile;
+}
+
 /**
- * Edits the manifest on disk through the YAML Document API, normalizes legacy spellings, re-validates the result
- * and writes it atomically; lines the edit did not change keep their bytes. Nothing is written on failure.
+ * Renders an edit of the manifest through the YAML Document API without writing it: legacy spellings
+ * normalized, lines the edit did not change keeping their bytes, the result parsed and schema-checked (a
+ * ValidationError listing the issues when it fails). A caller that checks more before writing uses this.
  */
-export function editManifestFile(path: string, edit: (doc: Document.Parsed) => void): ManifestFile {
+export function planManifestEdit(path: string, edit: (doc: Document.Parsed) => void): ManifestEditPlan {
   const text = readUtf8File(path, 'manifest');
   const src = parseYamlSource(text, path, 'manifest');
   const before = snapshotYaml(text, src.doc);
@@ -61,9 +69,18 @@ export function editManifestFile(path: string, edit: (doc: Document.Parsed) => v
       return false;
     }
   });
-  const parsed = checked?.text === next ? checked.file : parseManifestText(next, path);
-  if (next !== text) writeFileAtomicSync(path, next);
-  return parsed;
+  const file = checked?.text === next ? checked.file : parseManifestText(next, path);
+  return { before: text, text: next, file };
+}
+
+/**
+ * Edits the manifest on disk through the YAML Document API, normalizes legacy spellings, re-validates the result
+ * and writes it atomically; lines the edit did not change keep their bytes. Nothing is written on failure.
+ */
+export function editManifestFile(path: string, edit: (doc: Document.Parsed) => void): ManifestFile {
+  const plan = planManifestEdit(path, edit);
+  if (plan.text !== plan.before) writeFileAtomicSync(path, plan.text);
+  return plan.file;
 }
 
 /** Finds a sequence under `path`, creating an empty block sequence when absent. */

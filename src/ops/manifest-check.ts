@@ -1,6 +1,6 @@
 import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
-import { readManifestFile } from '../model/index.js';
+import { type ManifestFile, readManifestFile } from '../model/index.js';
 import type { OpContext } from './context.js';
 import { reservedProjectNames } from './reserved-names.js';
 
@@ -34,6 +34,12 @@ export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
     ];
     return { valid: false, file: path, counts: empty, problems: issues, legacy: [] };
   }
+  return checkManifestFile(ctx, file);
+}
+
+/** The rules of `checkManifest` beyond syntax and schema, on a manifest already parsed (an edit not yet written). */
+export function checkManifestFile(ctx: OpContext, file: ManifestFile): ManifestCheck {
+  const path = file.path;
   const catalog = new Catalog(file);
   let reserved: string[] = [];
   const problems: Problem[] = [];

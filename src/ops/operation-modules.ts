@@ -21,6 +21,10 @@ export const OPERATION_MODULES = {
     const m = await import('./config-ops.js');
     return [m.configValidate, m.configShow, m.configExample];
   },
+  graph: async (): Promise<AnyOperation[]> => {
+    const m = await import('./graph-ops.js');
+    return [m.graphShow, m.graphNeighbors, m.configGraphSuggest, m.configGraphExport];
+  },
   appconfig: async (): Promise<AnyOperation[]> => {
     const m = await import('./appconfig-ops.js');
     return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch];

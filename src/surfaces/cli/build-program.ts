@@ -46,6 +46,10 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'Agent profiles: the effective agent_profile (skills, MCP, rules, vendors, tier) of a repository.',
   prompt:
     'The prompts hub generates for agents (session start, repo hand-off, task dispatch, context switch).',
+  graph:
+    'The workspace graph: projects and repositories with manual, inferred (package files) and structure edges; neighbours.',
+  'config graph':
+    'The workspace graph as configuration: propose relationships from inferred edges, export as JSON, Mermaid or DOT.',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
   project:

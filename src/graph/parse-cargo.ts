@@ -1,0 +1,44 @@
+import { parse as parseToml } from '@decimalturn/toml-patch';
+import { emptyDeclarations, type FileDeclarations, LineIndex } from './declarations.js';
+
+const SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'] as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Cargo.toml: `[package] name` is what the repository publishes; the keys of `[dependencies]`,
+ * `[dev-dependencies]`, `[build-dependencies]` (also per `[target.*]`) and `[workspace.dependencies]` are what it
+ * depends on, by the `package = "..."` a renamed entry gives. `[workspace] members` (plain paths or one `*`
+ * level) are read too.
+ */
+export function parseCargo(text: string, file: string): FileDeclarations {
+  const data = parseToml(text) as Record<string, unknown>;
+  const lines = new LineIndex(text);
+  const out = emptyDeclarations();
+  if (isRecord(data.package) && typeof data.package.name === 'string' && data.package.name !== '')
+    out.provides.push({
+      ecosystem: 'cargo',
+      name: data.package.name,
+      file,
+      line: lines.find(data.package.name),
+    });
+  const tables: Array<[string, unknown]> = SECTIONS.map((s) => [s, data[s]]);
+  if (isRecord(data.target))
+    for (const [cfg, t] of Object.entries(data.target))
+      if (isRecord(t)) for (const s of SECTIONS) tables.push([`target.${cfg}.${s}`, t[s]]);
+  const workspace = isRecord(data.workspace) ? data.workspace : {};
+  tables.push(['workspace.dependencies', workspace.dependencies]);
+  for (const [scope, table] of tables) {
+    if (!isRecord(table)) continue;
+    for (const [key, spec] of Object.entries(table)) {
+      const name = isRecord(spec) && typeof spec.package === 'string' ? spec.package : key;
+      out.requires.push({ ecosystem: 'cargo', name, file, line: lines.findKey(key), scope });
+    }
+  }
+  if (Array.isArray(workspace.members)) {
+    const more = workspace.members.filter((m): m is string => typeof m === 'string');
+    if (more.length > 0) out.more = more;
+  }
+  return out;
+}

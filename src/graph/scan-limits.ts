@@ -1,0 +1,13 @@
+/** Bounds of one repository's scan; each is named in the skip it causes. */
+export const SCAN_LIMITS = {
+  /** Bytes of one package file (a larger one is skipped, rule max_size). */
+  maxFileBytes: 1024 * 1024,
+  /** Folders read in one repository: root, components, workspace members, chart folders. */
+  maxDirs: 64,
+  /** Sub-folders one `dir/*` pattern expands to. */
+  maxExpand: 256,
+  /** Names one file may declare (provides plus requires); the rest are dropped, rule max_declarations. */
+  maxDeclarationsPerFile: 5000,
+  /** Skips listed in a response (all are counted). */
+  maxSkipsListed: 200,
+} as const;
