@@ -1,3 +1,4 @@
+export { type IndexedNames, indexedNames } from './indexed-names.js';
 export { normalizeUrl } from './normalize-url.js';
 export {
   type LocalRepo,
