@@ -2,7 +2,14 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { realpathOrUndefined, tryReadFileBounded, writeFileUnder } from '../infra/index.js';
-import type { NamespaceKind, OrgProvider, ProviderRepo } from './provider-repo.js';
+import {
+  identityOf,
+  NAMESPACE_RE,
+  type NamespaceKind,
+  type OrgProvider,
+  type ProviderRepo,
+  REPO_NAME_RE,
+} from './provider-repo.js';
 
 /** Where org indexes live, under the workspace's state tree. */
 export const ORG_DIR = join('.hub', 'org');
@@ -10,29 +17,32 @@ export const ORG_DIR = join('.hub', 'org');
 export const ORG_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 const Nullable = z.string().nullable();
-const IndexedRepoSchema = z.object({
-  provider: z.enum(['github', 'gitlab']),
-  id: z.string(),
-  namespace: z.string(),
-  name: z.string(),
-  full_name: z.string(),
-  identity: z.string(),
-  description: Nullable,
-  language: Nullable,
-  topics: z.array(z.string()),
-  archived: z.boolean(),
-  fork: z.boolean(),
-  visibility: Nullable,
-  default_branch: Nullable,
-  clone_url: Nullable,
-  ssh_url: Nullable,
-  web_url: Nullable,
-  pushed_at: Nullable,
-  updated_at: Nullable,
-  stars: z.number().nullable(),
-  has: z.array(z.string()),
-  first_indexed_at: z.string(),
-});
+const IndexedRepoSchema = z
+  .object({
+    provider: z.enum(['github', 'gitlab']),
+    id: z.string(),
+    namespace: z.string().regex(NAMESPACE_RE),
+    name: z.string().regex(REPO_NAME_RE),
+    full_name: z.string(),
+    identity: z.string(),
+    description: Nullable,
+    language: Nullable,
+    topics: z.array(z.string()),
+    archived: z.boolean(),
+    fork: z.boolean(),
+    visibility: Nullable,
+    default_branch: Nullable,
+    clone_url: Nullable,
+    ssh_url: Nullable,
+    web_url: Nullable,
+    pushed_at: Nullable,
+    updated_at: Nullable,
+    stars: z.number().nullable(),
+    has: z.array(z.string()),
+    first_indexed_at: z.string(),
+  })
+  // The identity is what the graph and materialize go by: it must be the one its parts make.
+  .refine((r) => r.identity === identityOf(r.provider, r.namespace, r.name));
 
 const OrgIndexFileSchema = z.object({
   schema: z.literal(1),
@@ -100,7 +110,7 @@ function readOrgFile(root: string, rel: string): OrgIndexFile | undefined {
   if (!r.ok) return undefined;
   try {
     const parsed = OrgIndexFileSchema.safeParse(JSON.parse(r.bytes.toString('utf8')));
-    // A damaged or foreign file reads as absent: the next `org index` rewrites it.
+    // A damaged or foreign file reads as absent (a workspace clone can ship .hub/): the next `org index` rewrites it.
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

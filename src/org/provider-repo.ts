@@ -39,3 +39,8 @@ export interface ProviderRepo {
 export function identityOf(provider: string, namespace: string, name: string): string {
   return `${provider}://${namespace}/${name}`;
 }
+
+/** A repository name on a host: one path segment, never `.` or `..` (it becomes a folder and an identity part). */
+export const REPO_NAME_RE = /^(?!\.\.?$)[A-Za-z0-9._-]+$/;
+/** An organization, user or group path (GitLab subgroups joined by `/`), each segment starting with a letter or digit. */
+export const NAMESPACE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;

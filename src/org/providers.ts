@@ -1,7 +1,14 @@
 import { ValidationError } from '../infra/index.js';
 import type { ProviderConfig } from './provider-config.js';
 import { fetchAllPages, type HttpOptions, nextLink, type PagedResult } from './provider-http.js';
-import { identityOf, type NamespaceKind, type OrgProvider, type ProviderRepo } from './provider-repo.js';
+import {
+  identityOf,
+  NAMESPACE_RE,
+  type NamespaceKind,
+  type OrgProvider,
+  type ProviderRepo,
+  REPO_NAME_RE,
+} from './provider-repo.js';
 
 type Obj = Record<string, unknown>;
 const str = (v: unknown, max = 1000): string | null =>
@@ -92,8 +99,6 @@ export function fromGitlab(r: Obj): ProviderRepo {
   };
 }
 
-const NAMESPACE_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
-
 /** Which namespace kinds each host has. */
 export const NAMESPACE_KINDS: Record<OrgProvider, NamespaceKind[]> = {
   github: ['org', 'user'],
@@ -105,8 +110,6 @@ export interface Listing extends Omit<PagedResult<ProviderRepo>, 'items'> {
   /** Entries of the answer left out: not an object, or a name or namespace that is not a name. */
   rejected: number;
 }
-
-const REPO_NAME_RE = /^[A-Za-z0-9._-]+$/;
 
 /**
  * Normalizes a host's answer, keeping only objects whose name is one path segment and whose namespace is a
@@ -120,8 +123,7 @@ function normalized(
   for (const item of items) {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
     const r = from(item as Obj);
-    if (REPO_NAME_RE.test(r.name) && r.name !== '.' && r.name !== '..' && NAMESPACE_RE.test(r.namespace))
-      repos.push(r);
+    if (REPO_NAME_RE.test(r.name) && NAMESPACE_RE.test(r.namespace)) repos.push(r);
   }
   return { repos, rejected: items.length - repos.length };
 }
