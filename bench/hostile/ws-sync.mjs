@@ -583,4 +583,49 @@ export const cases = [
       }
     },
   },
+  {
+    name: 'GET /v3/ops/graph: a cloned workspace ships .hub/org whose index names a repository ../../etc',
+    expect: 'refused',
+    run: async (kit) => {
+      const { root } = kit.demo();
+      writeIndex(root, [
+        { name: '../../etc', clone_url: 'https://example.invalid/x.git' },
+        { name: 'api', clone_url: 'https://example.invalid/api.git' },
+      ]);
+      const s = await kit.server(root);
+      try {
+        const r = await kit.request(s.base, 'GET', '/v3/ops/graph?include_inferred=false');
+        if (r.status !== 200) return kit.judgeHttp(r);
+        const external = r.json.nodes.filter((n) => n.presence === 'indexed');
+        return external.length === 0
+          ? { verdict: 'refused', detail: 'the shipped index read as absent' }
+          : { verdict: 'accepted', detail: `external nodes: ${external.map((n) => n.id).join(', ')}` };
+      } finally {
+        await s.close();
+      }
+    },
+  },
+  {
+    name: 'hub_graph_show over MCP: .hub/org/github is a link to an index outside the workspace',
+    expect: 'refused',
+    run: async (kit) => {
+      const { root } = kit.demo();
+      const outside = kit.tempDir('hub-hostile-org-out-');
+      writeIndex(outside, [{ name: 'leaked', clone_url: 'https://example.invalid/leaked.git' }]);
+      mkdirSync(join(root, '.hub', 'org'), { recursive: true });
+      symlinkSync(join(outside, '.hub', 'org', 'github'), join(root, '.hub', 'org', 'github'));
+      const m = kit.mcp(root);
+      try {
+        await m.init();
+        m.send(rpc(1, 'hub_graph_show', { include_inferred: false }));
+        const msg = await m.next(30_000);
+        if (!msg?.result || msg.result.isError) return kit.judgeRpc(msg);
+        return JSON.stringify(msg.result.structuredContent).includes('leaked')
+          ? { verdict: 'accepted', detail: 'the index outside was read' }
+          : { verdict: 'refused', detail: 'the linked index was not read' };
+      } finally {
+        m.close();
+      }
+    },
+  },
 ];
