@@ -1,9 +1,9 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, git, removeTempDir } from './fixtures/index.js';
+import { createTempDir, git, makeGitRepo, removeTempDir, writeOrgIndex } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { callJson, connectHub, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
@@ -1513,6 +1513,102 @@ describe('agent templates on every surface', () => {
       -32602,
     );
     expect(err.data).toEqual(bad.json().error);
+  });
+});
+
+describe('workspace operations: sync, sources, prune and org on every surface', () => {
+  const cli = (args: string[]) => runHub(['-c', join(root, '.hub.yml'), ...args, '--json'], { cwd: root });
+
+  it('plans project sync alike (dry run: nothing cloned or fetched)', async () => {
+    const viaCli = cli(['project', 'sync', '--dry-run', '--project', 'platform']);
+    expect(viaCli.code, viaCli.stderr).toBe(0);
+    expect(viaCli.json()).toMatchObject({ dry_run: true, project: 'platform', counts: { would_clone: 1 } });
+    const input = { project_name: 'platform', dry_run: true };
+    expect(await callJson(mcp, 'hub_workspace_sync', input)).toEqual(viaCli.json());
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/sync', { body: input });
+    expect(viaHttp.status, viaHttp.text).toBe(200);
+    expect(viaHttp.json).toEqual(viaCli.json());
+  });
+
+  it('previews source sync, discovers, and previews prune alike', async () => {
+    const sources = cli(['project', 'source', 'sync']);
+    expect(sources.code, sources.stderr).toBe(0);
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/source-sync', {
+      body: { from_manifest: true, apply: false },
+    });
+    expect(viaHttp.json).toEqual(sources.json());
+    const discover = cli([
+      'project',
+      'source',
+      'discover',
+      '--provider',
+      'local',
+      '--path',
+      'platform',
+      '--project',
+      'platform',
+    ]);
+    expect(discover.code, discover.stderr).toBe(0);
+    expect(discover.json().repos.map((r: { identity: string }) => r.identity)).toContain(
+      'local://platform/gateway',
+    );
+    const args = { provider: 'local', path: 'platform', project: 'platform' };
+    expect(await callJson(mcp, 'hub_workspace_discover', args)).toEqual(discover.json());
+    const viaGet = await call(
+      server.base,
+      'GET',
+      '/v3/ops/discover?provider=local&path=platform&project=platform',
+    );
+    expect(viaGet.json).toEqual(discover.json());
+    // An unmanaged clone under a project's folder: what prune is for (removed again below).
+    const stray = join(root, 'platform', 'stray-clone');
+    makeGitRepo(stray, { 'README.md': 'stray\n' });
+    try {
+      const prune = cli(['project', 'repo', 'prune', '--dry-run']);
+      expect(prune.code, prune.stderr).toBe(0);
+      expect(prune.json().counts.would_remove + prune.json().counts.skipped).toBeGreaterThan(0);
+      const viaPrune = await call(server.base, 'POST', '/v3/ops/prune', { body: { dry_run: true } });
+      expect(viaPrune.json).toEqual(prune.json());
+    } finally {
+      rmSync(stray, { recursive: true, force: true });
+    }
+  });
+
+  it('searches the org index alike, and refuses to materialize what is not indexed alike', async () => {
+    writeOrgIndex(root, 'github', 'acme', [
+      { name: 'api', description: 'Public API', language: 'Go', topics: ['backend'] },
+      { name: 'api-docs', language: 'TypeScript' },
+      { name: 'web', language: 'TypeScript' },
+    ]);
+    const search = cli(['org', 'search', 'api', '--limit', '1']);
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.json()).toMatchObject({ total: 2, count: 1, next_offset: 1 });
+    expect(search.json().repos[0]).toMatchObject({ identity: 'github://acme/api', presence: 'indexed' });
+    expect(await callJson(mcp, 'hub_org_search', { q: 'api', limit: 1 })).toEqual(search.json());
+    expect((await call(server.base, 'GET', '/v3/ops/org/search?query=api&limit=1')).json).toEqual(
+      search.json(),
+    );
+    const page2 = cli(['org', 'search', 'api', '--limit', '1', '--offset', '1']);
+    expect(page2.json()).toMatchObject({
+      offset: 1,
+      next_offset: null,
+      repos: [{ identity: 'github://acme/api-docs' }],
+    });
+    expect((await call(server.base, 'GET', '/v3/ops/org/search?q=api&limit=1&offset=1')).json).toEqual(
+      page2.json(),
+    );
+    const miss = cli(['repo', 'materialize', 'github://acme/nope']);
+    expect(miss.code).toBe(1);
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/org/materialize', {
+      body: { repo: 'github://acme/nope' },
+    });
+    expect(viaHttp.status).toBe(404);
+    expect(viaHttp.json).toEqual(miss.json());
+    const err = await rpcError(
+      mcp.callTool({ name: 'hub_org_materialize', arguments: { repo: 'github://acme/nope' } }),
+      -32602,
+    );
+    expect(err.data).toEqual(miss.json().error);
   });
 });
 

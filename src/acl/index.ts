@@ -161,4 +161,4 @@ export {
   removeOne as removeWorktree,
   type WorktreeOutcome,
 } from './worktrees-remove.js';
-export type { Blocker, BlockerReason } from './worktrees-safety.js';
+export { type Blocker, type BlockerReason, blockersOf } from './worktrees-safety.js';

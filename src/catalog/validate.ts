@@ -29,6 +29,11 @@ export interface ValidateOptions {
   reservedNames?: string[];
   /** Judge of repository checkouts (with the user's allowed outside folders); default: nothing allowed outside. */
   checkouts?: Checkouts;
+  /**
+   * Whether a relationship endpoint `{project: <organization>, repo: <name>}` names a repository indexed outside
+   * the manifest (the org index); asked only for a repository endpoint the catalog and graph.nodes do not know.
+   */
+  externalRepo?: (organization: string, name: string) => boolean;
 }
 
 type YPath = Array<string | number>;
@@ -87,7 +92,7 @@ export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Proble
   // One pass per repo id: a duplicate repo entry shares its components list, which would report each problem twice.
   for (const repo of catalog.repoById.values())
     checkRepoComponents(catalog, repo, outside.has(repo.id) ? { ...opts, filesystem: false } : opts, add);
-  checkRelationships(catalog, add);
+  checkRelationships(catalog, opts, add);
   return problems;
 }
 
@@ -269,7 +274,11 @@ function findCycles(
   }));
 }
 
-function checkRelationships(catalog: Catalog, add: (p: YPath, r: string, m: string) => void): void {
+function checkRelationships(
+  catalog: Catalog,
+  opts: ValidateOptions,
+  add: (p: YPath, r: string, m: string) => void,
+): void {
   const ids = new Set<string>();
   (catalog.file.manifest.graph?.relationships ?? []).forEach((rel, i) => {
     const at: YPath = ['graph', 'relationships', i];
@@ -284,7 +293,10 @@ function checkRelationships(catalog: Catalog, add: (p: YPath, r: string, m: stri
           'relationship_endpoint',
           `relationship '${rel.id}' ${end}: project and repo are required`,
         );
-      } else if (!endpointNodeId(catalog, ep)) {
+      } else if (
+        !endpointNodeId(catalog, ep) &&
+        !(ep.component === undefined && ep.path === undefined && opts.externalRepo?.(ep.project, ep.repo))
+      ) {
         const what = ep.component
           ? `component ${ep.project}/${ep.repo}/${ep.component}`
           : ep.path
@@ -293,7 +305,7 @@ function checkRelationships(catalog: Catalog, add: (p: YPath, r: string, m: stri
         add(
           [...at, end],
           'relationship_endpoint',
-          `relationship '${rel.id}' ${end}: ${what} is not in the catalog or graph.nodes`,
+          `relationship '${rel.id}' ${end}: ${what} is not in the catalog${ep.component || ep.path ? ' or graph.nodes' : ', graph.nodes or an org index'}`,
         );
       }
     }

@@ -10,6 +10,8 @@ export interface GitOptions {
   cwd: string;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Variables added to the environment (given or inherited), e.g. GIT_ALLOW_PROTOCOL for clones and fetches. */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -48,6 +50,7 @@ export function runGit(args: string[], opts: GitOptions): Promise<GitResult> {
         env: safeGitEnv({
           // biome-ignore lint/style/noProcessEnv: the git runner is an edge; it inherits the environment unless given one.
           ...(opts.env ?? process.env),
+          ...opts.extraEnv,
           GIT_TERMINAL_PROMPT: '0',
           GIT_OPTIONAL_LOCKS: '0',
           LC_ALL: 'C',

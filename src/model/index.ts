@@ -94,6 +94,14 @@ export {
   parsePatchPath,
 } from './patch-operation.js';
 export { type JsonSchema, jsonSchemaOf, withoutDefaults } from './schema-view.js';
+export {
+  type RepoSource,
+  RepoSourceSchema,
+  SOURCE_ID_RE,
+  SOURCE_PROVIDERS,
+  type Source,
+  SourceSchema,
+} from './source-schema.js';
 export { yaml } from './yaml-lib.js';
 export { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 export {

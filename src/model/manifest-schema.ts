@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AgentProfileSchema } from './agent-profile-schema.js';
+import { RepoSourceSchema, SourceSchema } from './source-schema.js';
 
 /** Names of projects, repos and components: no slashes, since identities join them with `/`. */
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -86,15 +87,9 @@ export const RepoSchema = z.strictObject({
   agent_instructions: z.string().optional(),
   tags: TagsSchema.optional(),
   derived_from: DerivedFromSchema.optional().describe('Set on the repos of a derived working set.'),
-});
-
-export const SourceSchema = z.strictObject({
-  provider: z.string().optional(),
-  organization: z.string().optional(),
-  url: z.string().optional(),
-  manifest: z.string().optional(),
-  include: StringList.optional(),
-  exclude: StringList.optional(),
+  source: RepoSourceSchema.optional().describe(
+    'Provenance written by project source sync and repo materialize.',
+  ),
 });
 
 /** One source project of a derived working set: its repos taken, and per repo the components taken. */

@@ -10,6 +10,14 @@ export interface Workspace {
   explicitDefinition: boolean;
 }
 
+/** Progress of one long piece of work (sync, clone): a bar on a TTY, plain lines otherwise. */
+export interface Progress {
+  /** One unit done; `label` says which (a repository id and what happened to it). */
+  tick(label: string): void;
+  /** The work ended (also after a failure): a bar is cleared, nothing more is printed. */
+  done(): void;
+}
+
 /** Everything a handler may touch of the outside world; domain code never reads process.* itself. */
 export interface OpContext {
   cwd: string;
@@ -22,6 +30,8 @@ export interface OpContext {
   now(): Date;
   /** Diagnostics and progress; never data. */
   log(line: string): void;
+  /** Starts reporting progress of `total` units; a no-op where nobody watches (MCP, HTTP). */
+  progress(title: string, total: number): Progress;
   /** Reads all of standard input (CLI only); undefined on other surfaces. */
   readStdin?: () => Promise<string>;
   /** The workspace, loaded and checked once per context. */

@@ -9,7 +9,7 @@ import {
   stateTokenExposure,
 } from '../model/index.js';
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
-import type { OpContext, Workspace } from './context.js';
+import type { OpContext, Progress, Workspace } from './context.js';
 import { loadWorkspace } from './load-workspace.js';
 import { screenedStore } from './screened-store.js';
 
@@ -19,6 +19,8 @@ export interface ContextInit {
   definition?: string;
   appconfig?: string;
   log?: (line: string) => void;
+  /** Progress reporting (the CLI's bar or lines); none by default. */
+  progress?: (title: string, total: number) => Progress;
   readStdin?: () => Promise<string>;
   now?: () => Date;
   /** A store to use instead of the configured one (servers and tests share one). */
@@ -56,6 +58,8 @@ function pooledStore(
   return store;
 }
 
+const NO_PROGRESS: Progress = { tick: () => {}, done: () => {} };
+
 /** Builds the context every surface hands to operations. */
 export function createContext(init: ContextInit): OpContext {
   let ws: Workspace | undefined;
@@ -77,6 +81,7 @@ export function createContext(init: ContextInit): OpContext {
     agentMode: /^(1|true|yes)$/i.test(init.env.HUB_AGENT_MODE ?? ''),
     now: init.now ?? (() => new Date()),
     log: init.log ?? (() => {}),
+    progress: init.progress ?? (() => NO_PROGRESS),
     readStdin: init.readStdin,
     workspace() {
       ws ??= loadWorkspace({ cwd: init.cwd, definition: init.definition, env: init.env });

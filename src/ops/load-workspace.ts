@@ -12,6 +12,7 @@ import {
   parseManifestText,
   YAML_LIMITS,
 } from '../model/index.js';
+import { indexedNames } from '../org/index.js';
 import { BUILD_ID } from './build-info.js';
 import type { Workspace } from './context.js';
 
@@ -58,7 +59,8 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
   hashOf();
   const file = parseManifestText(decodeUtf8(bytes!, path, 'manifest'), path);
   const catalog = new Catalog(file);
-  const problems = validateCatalog(catalog, { filesystem: false });
+  const indexed = indexedNames(file.root);
+  const problems = validateCatalog(catalog, { filesystem: false, externalRepo: indexed.has });
   if (problems.length > 0) {
     const first = problems[0]!;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more; run \`hub config validate\`)` : '';
@@ -70,7 +72,9 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
       },
     );
   }
-  cache?.set(path, st, hash!, file.manifest, file.legacy);
+  // A manifest that is valid only because of the org index is not cached: the cache would vouch for it after the
+  // index changed.
+  if (!indexed.consulted) cache?.set(path, st, hash!, file.manifest, file.legacy);
   return { file, catalog, explicitDefinition: Boolean(opts.definition) };
 }
 

@@ -1,6 +1,7 @@
 import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
 import { type ManifestFile, parseManifestText, readManifestFile } from '../model/index.js';
+import { indexedNames } from '../org/index.js';
 import type { OpContext } from './context.js';
 import { reservedProjectNames } from './reserved-names.js';
 
@@ -75,7 +76,8 @@ export function checkParsedManifest(ctx: OpContext, file: ManifestFile, filesyst
   };
   const checkouts = new Checkouts(file.root, allowed);
   // No spread: a manifest may yield hundreds of thousands of problems, more than the stack holds as arguments.
-  for (const p of validateCatalog(catalog, { filesystem, reservedNames: reserved, checkouts }))
+  const externalRepo = indexedNames(file.root).has;
+  for (const p of validateCatalog(catalog, { filesystem, reservedNames: reserved, checkouts, externalRepo }))
     problems.push(p);
   return {
     valid: problems.length === 0,

@@ -204,6 +204,16 @@ export const OPERATION_MODULES = {
     ];
   },
   catalog: async (): Promise<AnyOperation[]> => [(await import('./catalog-ops.js')).catalogAdd],
+  'project-sync': async (): Promise<AnyOperation[]> => [(await import('./sync-ops.js')).projectSync],
+  'project-source': async (): Promise<AnyOperation[]> => {
+    const m = await import('./source-ops.js');
+    return [m.projectSourceSync, m.workspaceDiscover];
+  },
+  'project-prune': async (): Promise<AnyOperation[]> => [(await import('./prune-ops.js')).projectRepoPrune],
+  org: async (): Promise<AnyOperation[]> => {
+    const m = await import('./org-ops.js');
+    return [m.orgIndex, m.orgSearch, m.repoMaterialize];
+  },
 };
 
 /** The name of one operation module. */

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { HubError, ValidationError } from '../infra/index.js';
+import { indexedNames } from '../org/index.js';
 import {
   GREP_MAX_LIMIT,
   type GrepInfo,
@@ -58,6 +59,7 @@ export const workspaceSummary = defineOp({
       git: false,
       reservedNames: reservedNamesOf(ctx),
       checkouts,
+      externalRepo: indexedNames(ctx.root()).has,
     });
     return readinessSummary(ws.catalog, health, checkouts);
   },
@@ -103,6 +105,7 @@ export const workspaceHealthOp = defineOp({
       manifestRules: !input.project && !input.repo,
       reservedNames: reservedNamesOf(ctx),
       checkouts: ctx.checkouts(),
+      externalRepo: indexedNames(ctx.root()).has,
     });
   },
   cli: {

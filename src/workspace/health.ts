@@ -48,6 +48,8 @@ export interface HealthOptions {
   reservedNames?: string[];
   /** Judge of checkouts; a repository outside the workspace is a critical finding and is never looked into. */
   checkouts?: Checkouts;
+  /** Relationship endpoints naming an indexed repository (`<organization>`, `<name>`): as `config validate`. */
+  externalRepo?: (organization: string, name: string) => boolean;
 }
 
 export const HEALTH_FINDINGS_LIMIT = 200;
@@ -135,6 +137,7 @@ export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Pr
       filesystem: true,
       reservedNames: opts.reservedNames,
       checkouts,
+      externalRepo: opts.externalRepo,
     })) {
       // Reported per repository below, as critical.
       if (p.rule === REPO_OUTSIDE_RULE) continue;

@@ -25,7 +25,7 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'Agents: templates (list, preview, create for eight vendors), dispatch plans and profiles; the registry and heartbeats.',
   worktree:
     'Git worktrees per agent and task: create, list, adopt, destroy, gc (dirty work kept unless --force).',
-  repo: 'Managed repositories: resolve a reference, open in the editor.',
+  repo: 'Managed repositories: resolve a reference, open in the editor, materialize an indexed one.',
   import: 'Import other manifest formats.',
   claim: 'Advisory file claims: declare, check (conflicts with a witness path), list, release, heartbeat.',
   'claim guard':
@@ -54,13 +54,17 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'The workspace graph as configuration: propose relationships from inferred edges, export as JSON, Mermaid or DOT.',
   'agent overlay':
     'Overlays of agent templates: the team (.hub-agents/) or personal (.hub/.agent-templates/) copy.',
-  project: 'Projects of the workspace and their repositories.',
-  'project repo': 'Repositories of a project.',
+  project:
+    'Projects of the workspace: their repositories on disk (sync, sources, prune, CI) and derived working sets.',
+  'project repo':
+    "A project's repositories: CI (show, detect, set) and prune of folders the manifest no longer manages.",
   'project repo ci':
     "A repository's CI: show the recorded target, detect CI files, record one (comments kept).",
+  'project source': "A project's sources[]: discover repositories and sync them into the manifest.",
   catalog: 'Edit the catalog: add projects and repos (--ensure: succeed when a matching entry exists).',
   'project derived':
     'Derived working sets: projects taking repos or single components from other projects (create, include, refresh, exclude).',
+  org: "Org indexes: a host's repositories observed without cloning (index, search); repo materialize clones one.",
 };
 
 export interface LeafAction {

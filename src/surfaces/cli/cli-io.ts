@@ -12,6 +12,8 @@ export interface CliIo {
   /** Writes a log or error line. */
   err(text: string): void;
   readStdin(): Promise<string>;
+  /** stderr is a terminal: long work draws a bar there instead of printing a line per unit. */
+  tty?: boolean;
 }
 
 const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
@@ -28,6 +30,7 @@ export function processIo(): CliIo {
       }),
     err: (text) => void process.stderr.write(line(text)),
     readStdin,
+    tty: Boolean(process.stderr.isTTY),
   };
 }
 

@@ -3,6 +3,7 @@ import { type CommandEntry, createContext, invoke, loadOperation } from '../../o
 import { type CliIo, processIo } from './cli-io.js';
 import type { GlobalOptions } from './option-value.js';
 import { reportError } from './output.js';
+import { barProgress, lineProgress } from './progress.js';
 
 /** A JSON object piped on stdin, or {} when nothing is piped. */
 async function stdinObject(io: CliIo): Promise<Record<string, unknown>> {
@@ -49,6 +50,7 @@ export async function runCommand(
     definition: globals.configPath ?? globals.definition,
     appconfig: globals.appconfig,
     log: io.err,
+    progress: io.tty ? barProgress(process.stderr) : lineProgress(io.err),
     readStdin: io.readStdin,
   });
   try {
