@@ -16,6 +16,9 @@ import { createTempDir, median, progress, ROOT } from './lib/measure.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const PATH = '/v3/ops/objectives';
+// The bundle keeps packages external, so it must sit where node resolves them: inside the project, never in a
+// temp folder (from /tmp, `import 'zod'` finds nothing and the server never starts).
+const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', `hub-bench-http-${process.pid}`);
 
 if (process.argv[2] === '--serve') await serve(process.argv.slice(3));
 else await main();
@@ -53,9 +56,10 @@ async function serve([kind, ...args]) {
   process.exit(0);
 }
 
-async function bundleServer(dir) {
+async function bundleServer() {
   const { build } = await import('esbuild');
-  const outfile = join(dir, 'http.mjs');
+  mkdirSync(BUNDLE_DIR, { recursive: true });
+  const outfile = join(BUNDLE_DIR, 'http.mjs');
   await build({
     stdin: {
       contents: "export { startHubServer } from './src/surfaces/http/index.ts';",
@@ -158,7 +162,7 @@ async function main() {
     }));
     writeFileSync(join(root, '.hub', 'objectives.json'), `${JSON.stringify({ objectives }, null, 2)}\n`);
 
-    const bundle = await bundleServer(dir);
+    const bundle = await bundleServer();
     const hub = await startChild(['hub', bundle, root]);
     children.push(hub);
     // The bare server answers exactly what hub answers: same body bytes, same headers.
@@ -216,6 +220,7 @@ async function main() {
     for (const c of children) await c.stop().catch(() => {});
     if (process.env.BENCH_KEEP === '1') progress(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
+    rmSync(BUNDLE_DIR, { recursive: true, force: true });
   }
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
