@@ -162,7 +162,7 @@ export function useBrowser(opts: BrowserOptions = {}): BrowserUi {
       pages.push(page);
       track(page);
       await page.emulateMedia({ colorScheme: o.colorScheme ?? 'light' });
-      await page.goto(path.startsWith('http') ? path : `${server.base}${path}`, { waitUntil: 'load' });
+      await page.goto(/^[a-z][a-z+.-]*:/i.test(path) ? path : `${server.base}${path}`, { waitUntil: 'load' });
       return page;
     },
     async screenshot(page, name) {

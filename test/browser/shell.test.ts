@@ -1,5 +1,7 @@
 // The UI shell in a real Chromium against a real `hub web serve` on the demo workspace: every page route, the
 // keyboard, both themes, and the token flow of a token-protected server.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describeBrowser, useBrowser } from './harness.js';
@@ -122,6 +124,34 @@ describeBrowser('UI shell', () => {
     await toggle.click();
     expect(await light.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
     expect(await bodyLuminance(light)).toBeGreaterThan(0.8);
+  });
+
+  it("shows hub's error body (code, message, details) and does not retry a 4xx", async () => {
+    const bad = join(ui.root, '..', 'bad-manifest');
+    mkdirSync(bad, { recursive: true });
+    writeFileSync(join(bad, '.hub.yml'), 'workspace:\n  name: bad\n  projects: 7\n');
+    const server = await ui.startServer({ root: bad });
+    ui.allowConsole(/status of 400/);
+    const page = await ui.open('about:blank');
+    let calls = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v2/workspace/repos') calls++;
+    });
+    await page.goto(`${server.base}/workspace`);
+    const banner = page.getByRole('alert');
+    await banner.waitFor();
+    expect(await banner.locator('.error-banner__code').textContent()).toBe('validation');
+    expect(await banner.textContent()).toContain('workspace.projects: Invalid input: expected array');
+    expect(await banner.locator('dt').allTextContents()).toEqual(['file', 'issues']);
+    await ui.screenshot(page, 'shell-error-banner');
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await banner.waitFor();
+    await page.waitForLoadState('networkidle');
+    // One call, one Retry: a 400 is never retried by itself.
+    expect(calls).toBe(2);
+    // The shell keeps working: navigation still goes to another page.
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await settled(page, 'Agents');
   });
 
   it('works against a token-protected server: #token= in the URL, or the prompt after a 401', async () => {
