@@ -79,3 +79,10 @@ renameSync(`${tableFile}.${process.pid}.tmp`, tableFile);
 const { writeTokenizerTable } = await import('./tokenizer-table.mjs');
 await writeTokenizerTable(join(root, 'dist', 'tokenizer'));
 process.stderr.write(`built dist/cli.js (build ${buildId})\n`);
+
+// The browser UI, served by `hub web serve` from dist/web.
+const { buildWeb } = await import('./build-web.mjs');
+const web = await buildWeb(root);
+process.stderr.write(
+  web.skipped ? `dist/web is up to date (${web.hash})\n` : `built dist/web (${web.hash})\n`,
+);

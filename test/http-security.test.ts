@@ -73,7 +73,16 @@ describe('bearer token', () => {
   afterAll(() => srv?.close());
 
   it('answers 401 without the header, with a wrong token or another scheme, everywhere', async () => {
-    for (const path of ['/v3/ops/components', '/v3/ops/objectives', '/', '/v3/openapi.json', '/v3/nope']) {
+    for (const path of [
+      '/v3/ops/components',
+      '/v3/ops/objectives',
+      '/v3/openapi.json',
+      '/v3/nope',
+      '/v2/workspace/repos',
+      // The router decodes `%76` to `v`: still the API route, still protected.
+      '/%763/ops/components',
+      '/V3/ops/components',
+    ]) {
       for (const authorization of [undefined, 'Bearer wrong', `Basic ${TOKEN}`, 'Bearer ', TOKEN]) {
         const r = await call(srv.base, 'GET', path, { headers: authorization ? { authorization } : {} });
         expect(r.status, `${path} ${authorization}`).toBe(401);
@@ -97,6 +106,7 @@ describe('bearer token', () => {
     const h = { authorization: `Bearer ${TOKEN}` };
     expect((await call(srv.base, 'GET', '/v3/ops/components', { headers: h })).status).toBe(200);
     expect((await call(srv.base, 'GET', '/', { headers: h })).status).toBe(200);
+    expect((await call(srv.base, 'GET', '/%763/ops/components', { headers: h })).status).toBe(200);
     const put = await call(srv.base, 'PUT', '/v3/ops/objectives', {
       body: { objectives: [] },
       headers: { ...h, 'if-match': '""' },
@@ -106,6 +116,56 @@ describe('bearer token', () => {
       (await call(srv.base, 'GET', '/v3/ops/components', { headers: { authorization: `bearer ${TOKEN}` } }))
         .status,
     ).toBe(200);
+  });
+});
+
+describe('bearer token and the browser UI', () => {
+  let ui: string;
+  let srv: RunningServer;
+  const TOKEN = 'tok-for-the-browser';
+  beforeAll(async () => {
+    ui = createTempDir('hub-ui-');
+    mkdirSync(join(ui, 'assets'));
+    writeFileSync(join(ui, 'index.html'), '<!doctype html><title>ui</title>');
+    writeFileSync(join(ui, 'assets', 'app-abc123.js'), 'console.log(1)');
+    srv = await startTestServer({ root, uiDir: ui, env: { HUB_CACHE_DIR: 'off', HUB_SERVER_TOKEN: TOKEN } });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    removeTempDir(ui);
+  });
+
+  it('serves the UI files without the token (they hold no data), and no API route without it', async () => {
+    const html = { accept: 'text/html' };
+    for (const [path, headers] of [
+      ['/', {}],
+      ['/index.html', {}],
+      ['/assets/app-abc123.js', {}],
+      ['/workspace', html],
+      ['/agents/objectives', html],
+    ] as const) {
+      const r = await call(srv.base, 'GET', path, { headers });
+      expect(r.status, path).toBe(200);
+      expect(r.text, path).not.toContain('"error"');
+    }
+    expect((await call(srv.base, 'HEAD', '/')).status).toBe(200);
+    for (const path of [
+      '/v3/ops/components',
+      '/v2/workspace/repos',
+      '/v3/openapi.json',
+      '/%763/ops/objectives',
+    ]) {
+      expect((await call(srv.base, 'GET', path, { headers: html })).status, path).toBe(401);
+    }
+    // Only reads are public: a write to a UI path still needs the token.
+    expect((await call(srv.base, 'POST', '/workspace', { body: {} })).status).toBe(401);
+    // A foreign Host is refused for UI files too (DNS rebinding).
+    const r = await raw(srv.port, 'GET', '/', { host: 'evil.example' });
+    expect(r.status).toBe(403);
+  });
+
+  it('gives the browser a URL carrying the token in its fragment', () => {
+    expect(srv.server.browserUrl('http://127.0.0.1:1/')).toBe(`http://127.0.0.1:1/#token=${TOKEN}`);
   });
 });
 
@@ -280,10 +340,16 @@ describe('static files', () => {
     const index = await call(srv.base, 'GET', '/');
     expect(index.status).toBe(200);
     expect(index.text).toContain('<title>ui</title>');
-    expect((await call(srv.base, 'GET', '/assets/app.js')).text).toBe('console.log(1)');
+    const asset = await call(srv.base, 'GET', '/assets/app.js');
+    expect(asset.text).toBe('console.log(1)');
+    // Vite names assets by content hash: cached for good; index.html and client routes are revalidated.
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
     const route = await call(srv.base, 'GET', '/explorer', { headers: { accept: 'text/html' } });
     expect(route.status).toBe(200);
     expect(route.text).toContain('<title>ui</title>');
+    expect(route.headers.get('cache-control')).toBe('no-cache');
   });
 
   it('lists no directory, serves no dot file and nothing outside the UI folder', async () => {

@@ -47,14 +47,14 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
     .command(mode)
     .description(
       mode === 'web'
-        ? 'The HTTP server of the /v2 and /v3 routes (the browser UI is a placeholder page until it is built).'
+        ? 'The HTTP server of the /v2 and /v3 routes and the browser UI.'
         : 'The HTTP API server of the /v1 and /v2 routes.',
     );
   group
     .command('serve')
     .description(
       mode === 'web'
-        ? 'Serve the /v2 and /v3 JSON routes, and at / the browser UI once built: until then a placeholder page linking the JSON API (default 127.0.0.1:8787).'
+        ? 'Serve the /v2 and /v3 JSON routes and, at /, the browser UI (default 127.0.0.1:8787).'
         : 'Serve the /v1 and /v2 JSON routes (default 127.0.0.1:8787).',
     )
     .option('--root <dir>', 'Definition directory (its .hub.yml is served); default the current directory.')
@@ -64,14 +64,15 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
     .addOption(
       new Option(
         '--open',
-        'Open / in the browser once listening (the placeholder page until the UI is built).',
+        'Open the browser UI once listening (with the server token in the URL fragment when there is one).',
       ),
     )
     .addOption(new Option('--no-open', 'Do not open the browser (default).'))
     .option('--status-once', 'Bind, print one web_state=ready line, and exit.')
     .addHelpText(
       'after',
-      '\nWith a server token (HUB_SERVER_TOKEN or server.token) every request needs Authorization: Bearer <token>.\n' +
+      '\nWith a server token (HUB_SERVER_TOKEN or server.token) every /v2 and /v3 request needs\n' +
+        'Authorization: Bearer <token>; the UI files load without it and the UI asks for it (docs/ui.md).\n' +
         'Only Host headers naming loopback or server.allowed_hosts are served; see docs/http.md.',
     )
     .action(async (flags: ServeFlags, command: Command) => {
@@ -99,11 +100,20 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
         return;
       }
       writeErr(`hub ${mode} serve: serving ${server.definition} at ${url} (Ctrl-C to stop)`);
+      // The token goes only to a terminal (not to a log file or a pipe): the URL fragment hands it to the UI.
+      const browserUrl = server.browserUrl(url);
+      if (mode === 'web' && server.tokenRequired) {
+        writeErr(
+          process.stderr.isTTY
+            ? `hub web serve: open ${browserUrl} (the #token part stays in this browser tab)`
+            : `hub web serve: open ${url}#token=<server token>, or paste the token when the UI asks`,
+        );
+      }
       if (!existsSync(server.definition))
         writeErr(
           `hub: ${server.definition} does not exist yet: catalog routes answer 404 until \`hub init\``,
         );
-      if (flags.open) openBrowser(url);
+      if (flags.open) openBrowser(mode === 'web' ? browserUrl : url);
       await untilSignal();
       await server.close();
     });

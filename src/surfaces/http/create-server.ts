@@ -27,7 +27,8 @@ import {
   registerOperationRoutes,
   routeKey,
 } from './routes-from-registry.js';
-import { isLoopbackHost, isPublicBind, securityHook } from './security.js';
+import { isLoopbackHost, isPublicBind, isUiFileRequest, securityHook } from './security.js';
+import { SSE_DEFAULTS, type SseOptions } from './sse.js';
 import { locateUiDir, registerStaticUi } from './static-ui.js';
 
 /** `web`: /v2, /v3 and the browser UI (`hub web serve`); `api`: /v1 and /v2 (`hub api serve`). */
@@ -66,6 +67,8 @@ export interface HubServerOptions {
   maxConnections?: number;
   /** Diagnostics (stderr in the CLI). */
   log?: (line: string) => void;
+  /** Server-Sent Events heartbeat and open-stream bound (default SSE_DEFAULTS); tests pass small ones. */
+  sse?: Partial<SseOptions>;
 }
 
 export interface HubServer {
@@ -76,6 +79,11 @@ export interface HubServer {
   root: string;
   definition: string;
   tokenRequired: boolean;
+  /**
+   * The address to open in a browser: `url` with `#token=<token>` when the server has a token. A fragment is
+   * never sent to a server; the UI moves it to sessionStorage and strips it from the address bar.
+   */
+  browserUrl(url: string): string;
   openapi: Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -196,14 +204,19 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   });
   app.addHook(
     'onRequest',
-    securityHook({ token, allowedHosts: [...config.server.allowed_hosts, ...explicitHost] }),
+    securityHook({
+      token,
+      allowedHosts: [...config.server.allowed_hosts, ...explicitHost],
+      // The UI's files (web mode) load without the token; every /v2 and /v3 call still needs it (docs/http.md).
+      publicRequest: opts.mode === 'web' ? isUiFileRequest : undefined,
+    }),
   );
 
   const families = ROUTE_FAMILIES[opts.mode];
   const routes = boundRoutes(opts.operations ?? (await loadOperations()), families);
   const documents = families.includes('v3');
   const skip = documents ? documentRouteKeys() : new Set<string>();
-  registerOperationRoutes(app, routes, makeContext, skip);
+  registerOperationRoutes(app, routes, makeContext, skip, { ...SSE_DEFAULTS, ...opts.sse });
   if (documents) {
     registerDocumentRoutes(app, {
       store,
@@ -246,6 +259,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
     root: dir,
     definition,
     tokenRequired: token !== undefined,
+    browserUrl: (url) => (token === undefined ? url : `${url}#token=${encodeURIComponent(token)}`),
     openapi,
     async close() {
       await app.close();

@@ -9,6 +9,11 @@ export interface SecurityOptions {
   token: string | undefined;
   /** Host header names accepted besides loopback names (`server.allowed_hosts`, plus an explicit bind host). */
   allowedHosts: readonly string[];
+  /**
+   * Requests served without the token: the browser UI's static files, which hold no data, so a browser can load
+   * the page that then asks for the token. The Host check still applies to them.
+   */
+  publicRequest?: (req: FastifyRequest) => boolean;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -101,7 +106,11 @@ export function securityHook(opts: SecurityOptions) {
       }
       if (seen.size < 64) seen.add(host!);
     }
-    if (token !== undefined && !tokenMatches(req.headers.authorization, token)) {
+    if (
+      token !== undefined &&
+      !opts.publicRequest?.(req) &&
+      !tokenMatches(req.headers.authorization, token)
+    ) {
       reply.header('www-authenticate', 'Bearer realm="hub"');
       return new UnauthorizedError('a valid Authorization: Bearer <token> header is required', {
         header: 'Authorization',
@@ -116,6 +125,19 @@ export function securityHook(opts: SecurityOptions) {
     }
     return undefined;
   }
+}
+
+const API_PATH = /^\/v\d+(\/|$)/i;
+
+/**
+ * A GET or HEAD of the browser UI's files: neither the route that matched (after the router decoded the path, so
+ * `/%763/...` is still an API route) nor the raw path is in an API family (`/v1`, `/v2`, `/v3`, ...).
+ */
+export function isUiFileRequest(req: FastifyRequest): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const route = req.routeOptions?.url;
+  if (route !== undefined && API_PATH.test(route)) return false;
+  return !API_PATH.test(req.url.split('?')[0] ?? '');
 }
 
 /** Whether binding `host` exposes the server beyond this machine (0.0.0.0, ::, a LAN address or name). */

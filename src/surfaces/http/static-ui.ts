@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,6 +37,12 @@ code{background:#f3f3f3;padding:.1rem .3rem;border-radius:3px}</style></head>
 </html>
 `;
 
+/** `immutable` for the content-hashed files of assets/, `no-cache` (revalidate) for everything else. */
+export function cacheControlFor(uiDir: string, file: string): string {
+  const rel = relative(uiDir, file).split(sep).join('/');
+  return rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 const CSP =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
 
@@ -58,11 +64,21 @@ export async function registerStaticUi(
       serveDotFiles: false,
       dotfiles: 'ignore',
       redirect: false,
-      setHeaders: (res) => res.setHeader('content-security-policy', CSP),
+      // Vite names every file under assets/ by its content hash: cached for good. Anything else (index.html,
+      // favicon) is revalidated on each load so a rebuilt UI is picked up at once.
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.setHeader('content-security-policy', CSP);
+        res.setHeader('cache-control', cacheControlFor(uiDir, path));
+      },
     });
   } else {
     const page = async (_req: FastifyRequest, reply: FastifyReply) =>
-      reply.header('content-security-policy', CSP).type('text/html; charset=utf-8').send(PLACEHOLDER_HTML);
+      reply
+        .header('content-security-policy', CSP)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(PLACEHOLDER_HTML);
     app.get('/', page);
     app.get('/index.html', page);
   }
@@ -71,7 +87,7 @@ export async function registerStaticUi(
     const path = req.url.split('?')[0] ?? '';
     if (/^\/v\d+(\/|$)/.test(path) || /\.[A-Za-z0-9]+$/.test(path)) return false;
     if (!String(req.headers.accept ?? '').includes('text/html')) return false;
-    reply.header('content-security-policy', CSP);
+    reply.header('content-security-policy', CSP).header('cache-control', 'no-cache');
     if (uiDir) reply.sendFile('index.html');
     else reply.type('text/html; charset=utf-8').send(PLACEHOLDER_HTML);
     return true;

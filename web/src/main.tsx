@@ -1,0 +1,23 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createQueryClient } from './api/query-client';
+import { adoptTokenFromFragment } from './api/token';
+import { App } from './shell/app';
+import { applyTheme, storedTheme } from './shell/theme';
+import './styles.css';
+
+// Before the first render: take the token out of the address bar, and set the theme so nothing flashes.
+adoptTokenFromFragment();
+applyTheme(storedTheme());
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={createQueryClient()}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
