@@ -3,7 +3,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -11,5 +10,21 @@ export default defineConfig({
     // left the cores half idle: two per core ran the suite in 3.5 min instead of 6 on two cores.
     maxWorkers: Math.max(2, availableParallelism() * 2),
     globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/browser/**'],
+        },
+      },
+      {
+        // Each browser test file runs one Chromium and one hub server: one file at a time, beside the others,
+        // so two cores are not shared by several browsers at once.
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], fileParallelism: false },
+      },
+    ],
   },
 });

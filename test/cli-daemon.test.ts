@@ -166,6 +166,17 @@ describe('hub daemon', () => {
     expect(after.declined!.environment).toBe((before.declined!.environment ?? 0) + 1);
   });
 
+  it('declines a command that streams until Ctrl-C: only the client sees its reader go away', () => {
+    const before = status();
+    // A bad --since ends the follow at once in the client, which proves it ran there.
+    const r = viaDaemon(['-c', manifest, 'context', 'events', 'follow', '--since', 'yesterday', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('iso_timestamp');
+    const after = status();
+    expect(after.served).toBe(before.served);
+    expect(after.declined!.stream).toBe((before.declined!.stream ?? 0) + 1);
+  });
+
   it('is not used when its folder is open to others, or with HUB_DAEMON=off', () => {
     const folder = join(runtime, 'hub');
     const before = status().served!;

@@ -11,6 +11,7 @@ import { boundRoutes } from '../src/surfaces/http/routes-from-registry.js';
 import { createTempDir, git, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { runHub } from './run-hub.js';
+import { openSse } from './sse-client.js';
 
 let dir: string;
 let root: string;
@@ -79,6 +80,14 @@ const pathOf = (route: string, query: Record<string, string>) => {
   return q ? `${p}?${q}` : p;
 };
 
+/** A streaming route held open a moment (it follows the feed), then left, as a client would. */
+async function streamed(base: string, path: string): Promise<{ status: number; text: string }> {
+  const s = await openSse(`${base}${path}`, { origin: 'https://evil.example' });
+  if (s.status === 200) await s.next(1000).catch(() => undefined);
+  s.close();
+  return { status: s.status, text: s.text ?? '' };
+}
+
 beforeAll(async () => {
   dir = createTempDir('hub-get-');
   ({ manifestPath: manifest, root } = createDemo(join(dir, 'demo')));
@@ -120,7 +129,9 @@ describe('GET never changes state', () => {
         if (binding.method !== 'GET') continue;
         for (const query of queriesFor(op)) {
           const path = pathOf(binding.route, query);
-          const r = await call(server.base, 'GET', path, { headers: { origin: 'https://evil.example' } });
+          const r = binding.stream
+            ? await streamed(server.base, path)
+            : await call(server.base, 'GET', path, { headers: { origin: 'https://evil.example' } });
           expect(r.status, `GET ${path}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
           tried.push(path);
           expect(snapshot(), `GET ${path} changed state`).toEqual(before);

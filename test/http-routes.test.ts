@@ -7,6 +7,7 @@ import { loadOperations } from '../src/ops/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { runHub } from './run-hub.js';
+import { openSse } from './sse-client.js';
 
 const OPERATIONS = await loadOperations();
 
@@ -257,6 +258,13 @@ describe('route families', () => {
       for (const b of op.http ?? []) {
         const server = b.route.startsWith('/v1/') ? api : web;
         const path = b.route.replace(/\{[^}]+\}/g, 'x');
+        if (b.stream) {
+          // A stream stays open: its status line is enough to know the route exists.
+          const s = await openSse(`${server.base}${path}`);
+          s.close();
+          expect(s.status, `${b.method} ${b.route}`).toBe(200);
+          continue;
+        }
         const r = await call(server.base, b.method, path, b.method === 'GET' ? {} : { body: {} });
         // Whatever the input makes of it, the route exists: never the router's "no route".
         const noRoute = r.status === 404 && /^no route /.test(r.json?.error?.message ?? '');

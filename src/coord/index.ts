@@ -18,6 +18,13 @@ export {
   recordEvent,
 } from './events.js';
 export {
+  eventCursor,
+  type FollowedEvent,
+  type FollowFilter,
+  followEvents,
+  parseCursor,
+} from './events-follow.js';
+export {
   type ClaimInput,
   cancelHandoff,
   claimExpired,

@@ -23,6 +23,8 @@ export interface CommandEntry {
   args: CommandArgument[];
   options: Array<OptionSpec & { short?: string }>;
   stdinJson: boolean;
+  /** The command streams until Ctrl-C (an OpStream result): run in the caller's process, never the daemon. */
+  stream?: boolean;
 }
 
 /** The CLI's command table as plain JSON; the build writes it beside the bundle (dist/commands.json). */
@@ -53,6 +55,7 @@ export function describeCommand(op: AnyOperation, module: OperationModule): Comm
       return short ? { ...spec, short } : spec;
     }),
     stdinJson: Boolean(op.cli.stdinJson),
+    ...(op.cli.stream ? { stream: true } : {}),
   };
 }
 

@@ -1,7 +1,15 @@
 import * as z from 'zod';
-import { type EventsFeed, eventsFeed } from '../coord/index.js';
+import {
+  type EventsFeed,
+  eventsFeed,
+  type FollowedEvent,
+  followEvents,
+  parseCursor,
+  parseSince,
+} from '../coord/index.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
+import type { OpStream } from './stream.js';
 
 export const contextEvents = defineOp({
   id: 'context.events',
@@ -30,4 +38,60 @@ export const contextEvents = defineOp({
   },
   mcp: { tool: 'hub_events' },
   http: [{ method: 'GET', route: '/v3/ops/events', input: 'query' }],
+});
+
+/** How often a followed feed is read again, by default (ms). */
+export const FOLLOW_POLL_MS = 1000;
+
+export const contextEventsFollow = defineOp({
+  id: 'context.events.follow',
+  summary: 'Follow the coordination events feed: the events it holds, then each new one as it is recorded.',
+  description:
+    'Runs until interrupted (Ctrl-C) or, over HTTP, until the client goes away. Each event carries a cursor ' +
+    '(<timestamp>|<id>); pass it back as --after (HTTP: the Last-Event-ID header) to resume after it. Only reads.',
+  input: z.strictObject({
+    since: z.string().min(1).optional().describe('ISO 8601 timestamp; only events after it.'),
+    objective: z.string().min(1).optional().describe('Only events of this objective id.'),
+    campaign: z.string().min(1).optional().describe('Only events of objectives campaign-<slug>-*.'),
+    after: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe("An event's cursor: only events after it (how a stream resumes)."),
+    poll_ms: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(60_000)
+      .optional()
+      .describe(`How often the feed is read again for new events, in ms (default ${FOLLOW_POLL_MS}).`),
+  }),
+  gate: 'active',
+  attributes: READ_ONLY,
+  handler: (ctx, input): OpStream<FollowedEvent> => {
+    // Checked now, so a bad filter is a plain 400 or exit 1 before anything streams.
+    if (input.since !== undefined) parseSince(input.since);
+    if (input.after !== undefined) parseCursor(input.after);
+    const { poll_ms, ...filter } = input;
+    return {
+      kind: 'stream',
+      open: (signal) =>
+        followEvents(ctx.store().store, filter, {
+          pollMs: poll_ms ?? FOLLOW_POLL_MS,
+          signal,
+          now: () => ctx.now(),
+        }),
+      cursor: (item) => item.cursor,
+      data: (item) => item.event,
+      human: ({ event: e, cursor }) =>
+        [e.timestamp, e.source, e.kind, e.subject ?? '-', `(after ${cursor})`].join('  '),
+    };
+  },
+  cli: {
+    command: 'context events follow',
+    stream: true,
+    help: 'Prints one line per event (--json: one JSON object per line) until Ctrl-C.',
+  },
+  http: [{ method: 'GET', route: '/v3/ops/events/stream', input: 'query', stream: 'sse' }],
 });

@@ -55,4 +55,5 @@ export {
   type SharedDocument,
   STATE_ROUTE,
 } from './state-documents.js';
+export { isOpStream, type OpStream } from './stream.js';
 export { workspaceMemo } from './workspace-memo.js';

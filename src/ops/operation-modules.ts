@@ -62,7 +62,10 @@ export const OPERATION_MODULES = {
     const m = await import('./worktree-ops.js');
     return [m.worktreeCreate, m.worktreeList, m.worktreeAdopt, m.worktreeDestroy, m.worktreeGc];
   },
-  events: async (): Promise<AnyOperation[]> => [(await import('./events-ops.js')).contextEvents],
+  events: async (): Promise<AnyOperation[]> => {
+    const m = await import('./events-ops.js');
+    return [m.contextEvents, m.contextEventsFollow];
+  },
   branch: async (): Promise<AnyOperation[]> => {
     const m = await import('./branch-ops.js');
     return [m.branchAllocate, m.branchList, m.branchRelease, m.branchCleanup];

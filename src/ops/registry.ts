@@ -23,6 +23,11 @@ export interface CliBinding<O> {
   stdinJson?: boolean;
   /** Extra help text shown under the command's options. */
   help?: string;
+  /**
+   * The result is an OpStream: the command prints each item as it comes until Ctrl-C (never run by the daemon,
+   * whose socket would outlive the reader).
+   */
+  stream?: boolean;
 }
 
 export interface McpBinding {
@@ -38,6 +43,11 @@ export interface HttpBinding {
   notFoundStatus?: number;
   /** Input the route fixes (GET component detect never writes: `{apply: false}`); another value is a 400. */
   fixed?: Record<string, unknown>;
+  /**
+   * `sse`: the result is an OpStream sent as Server-Sent Events (text/event-stream); the `Last-Event-ID` header
+   * becomes the `after` input.
+   */
+  stream?: 'sse';
 }
 
 export type Gate = 'active' | 'none';

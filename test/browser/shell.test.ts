@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { call } from '../http-server.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
 const PAGES = [
@@ -152,6 +153,18 @@ describeBrowser('UI shell', () => {
     // The shell keeps working: navigation still goes to another page.
     await page.getByRole('link', { name: 'Agents' }).click();
     await settled(page, 'Agents');
+  });
+
+  it('keeps the Console live through the events stream (Server-Sent Events over fetch)', async () => {
+    const page = await ui.open('/console');
+    await settled(page, 'Console');
+    await page.getByText('open', { exact: true }).waitFor();
+    const r = await call(ui.base, 'POST', '/v3/ops/objectives', {
+      body: { id: 'live-1', title: 'Live one' },
+    });
+    expect(r.status).toBe(200);
+    await page.getByRole('list', { name: 'Events' }).getByText('live-1').waitFor();
+    await ui.screenshot(page, 'shell-console-live');
   });
 
   it('works against a token-protected server: #token= in the URL, or the prompt after a 401', async () => {

@@ -107,6 +107,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<void> {
     let reason = 'commander';
     const code = await runFast(entries, req.argv, io, {
       stdin: !req.stdin,
+      streams: false,
       onDecline: (r) => {
         reason = r;
       },

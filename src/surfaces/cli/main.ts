@@ -15,8 +15,10 @@ export async function runFast(
   io: CliIo,
   opts: {
     stdin?: boolean;
+    /** false: decline a command that streams until Ctrl-C (the daemon cannot see the reader's Ctrl-C). */
+    streams?: boolean;
     onStart?: () => Promise<void>;
-    onDecline?: (reason: 'commander' | 'stdin') => void;
+    onDecline?: (reason: 'commander' | 'stdin' | 'stream') => void;
   } = {},
 ): Promise<number | undefined> {
   const fast = fastParse(entries, argv);
@@ -26,6 +28,10 @@ export async function runFast(
   }
   if (fast.entry.stdinJson && opts.stdin === false) {
     opts.onDecline?.('stdin');
+    return undefined;
+  }
+  if (fast.entry.stream && opts.streams === false) {
+    opts.onDecline?.('stream');
     return undefined;
   }
   await opts.onStart?.();

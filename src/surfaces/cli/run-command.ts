@@ -1,5 +1,12 @@
 import { checkJsonBounds, INPUT_BOUNDS, ValidationError } from '../../infra/index.js';
-import { type CommandEntry, createContext, invoke, loadOperation } from '../../ops/index.js';
+import {
+  type CommandEntry,
+  createContext,
+  invoke,
+  isOpStream,
+  loadOperation,
+  type OpStream,
+} from '../../ops/index.js';
 import { type CliIo, processIo } from './cli-io.js';
 import type { GlobalOptions } from './option-value.js';
 import { reportError } from './output.js';
@@ -55,6 +62,7 @@ export async function runCommand(
     const op = await loadOperation(entry.module, entry.id);
     const input = entry.stdinJson ? { ...(await stdinObject(io)), ...parsed } : parsed;
     const result = await invoke(op, ctx, input);
+    if (isOpStream(result)) return await printStream(result, json, io);
     if (json || !op.cli?.human) await io.out(JSON.stringify(result, null, json ? undefined : 2));
     else await io.out(op.cli.human(result));
     return op.cli?.exitCode?.(result) ?? 0;
@@ -62,3 +70,27 @@ export async function runCommand(
     return await reportError(err, json, debug, io);
   }
 }
+
+/** Prints a stream's items as they come (one JSON line each with --json) until Ctrl-C or SIGTERM; exit 0. */
+async function printStream(stream: OpStream<unknown>, json: boolean, io: CliIo): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for await (const item of stream.open(stop.signal)) {
+      await io.out(
+        json
+          ? JSON.stringify({ cursor: stream.cursor(item), ...asObject(stream.data(item)) })
+          : stream.human(item),
+      );
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+const asObject = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };

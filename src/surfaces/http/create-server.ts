@@ -28,6 +28,7 @@ import {
   routeKey,
 } from './routes-from-registry.js';
 import { isLoopbackHost, isPublicBind, isUiFileRequest, securityHook } from './security.js';
+import { SSE_DEFAULTS, type SseOptions } from './sse.js';
 import { locateUiDir, registerStaticUi } from './static-ui.js';
 
 /** `web`: /v2, /v3 and the browser UI (`hub web serve`); `api`: /v1 and /v2 (`hub api serve`). */
@@ -66,6 +67,8 @@ export interface HubServerOptions {
   maxConnections?: number;
   /** Diagnostics (stderr in the CLI). */
   log?: (line: string) => void;
+  /** Server-Sent Events heartbeat and open-stream bound (default SSE_DEFAULTS); tests pass small ones. */
+  sse?: Partial<SseOptions>;
 }
 
 export interface HubServer {
@@ -213,7 +216,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const routes = boundRoutes(opts.operations ?? (await loadOperations()), families);
   const documents = families.includes('v3');
   const skip = documents ? documentRouteKeys() : new Set<string>();
-  registerOperationRoutes(app, routes, makeContext, skip);
+  registerOperationRoutes(app, routes, makeContext, skip, { ...SSE_DEFAULTS, ...opts.sse });
   if (documents) {
     registerDocumentRoutes(app, {
       store,

@@ -77,9 +77,28 @@ function operationObject(r: BoundRoute, operationId: string): Json {
       },
     };
   }
+  if (binding.stream === 'sse') {
+    parameters.push({
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      description:
+        "The id of the last event received (what EventSource sends on reconnect): same as 'after'.",
+      schema: { type: 'string' },
+    });
+  }
   if (parameters.length) out.parameters = parameters;
   out.responses = {
-    '200': { description: 'The operation result.', content: { 'application/json': { schema: {} } } },
+    '200':
+      binding.stream === 'sse'
+        ? {
+            description:
+              'Server-Sent Events until the client goes away: each message has `id:` (the cursor, to resume ' +
+              'with Last-Event-ID) and `data:` (one JSON item); `: heartbeat` comments when idle; 503 when too ' +
+              'many streams are open.',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          }
+        : { description: 'The operation result.', content: { 'application/json': { schema: {} } } },
     default: errorResponse('Error: `{"error": {"code", "message", "details"}}` with the mapped status.'),
   };
   return JSON.parse(JSON.stringify(out)) as Json;

@@ -8,6 +8,7 @@ import {
   type OptionKind,
   optionsFromSchema,
 } from '../../ops/index.js';
+import { SSE_DEFAULTS, type SseOptions, sseHandler } from './sse.js';
 
 /** Builds the context of one request (shared store, cwd = the served root). */
 export type ContextFactory = () => OpContext;
@@ -171,13 +172,19 @@ export function registerOperationRoutes(
   routes: readonly BoundRoute[],
   makeContext: ContextFactory,
   skip: ReadonlySet<string>,
+  sse: SseOptions = SSE_DEFAULTS,
 ): void {
+  // Streams open on this server, across every streaming route.
+  const open = { count: 0 };
   for (const r of routes) {
     if (skip.has(routeKey(r.binding.method, r.binding.route))) continue;
     app.route({
       method: r.binding.method,
       url: fastifyPath(r.binding.route),
-      handler: operationHandler(r, makeContext),
+      handler:
+        r.binding.stream === 'sse'
+          ? sseHandler(r, makeContext, (req) => inputFor(r.op, r.binding, req), sse, open)
+          : operationHandler(r, makeContext),
     });
   }
 }

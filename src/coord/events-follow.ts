@@ -1,0 +1,106 @@
+import { ValidationError } from '../infra/index.js';
+import type { DocumentStore } from '../state/index.js';
+import { type EventsFilter, eventsFeed } from './events.js';
+import type { CoordEvent } from './schemas.js';
+
+/** One event of a followed feed with its cursor (its position in the feed's order). */
+export interface FollowedEvent {
+  cursor: string;
+  event: CoordEvent;
+}
+
+export interface FollowFilter extends EventsFilter {
+  /** A cursor of an event already seen: only events after it in the feed's order (timestamp, then id). */
+  after?: string;
+}
+
+export interface FollowOptions {
+  /** How often the feed is read again for new events (ms). */
+  pollMs: number;
+  /** Ends the stream (the client went away, Ctrl-C). */
+  signal: AbortSignal;
+  now?: () => Date;
+}
+
+const time = (s: string) => {
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? 0 : t;
+};
+
+/**
+ * The position of an event in the feed, which is sorted by timestamp and then id: `<timestamp>|<id>` with the id
+ * percent-encoded, so the cursor is one line (an SSE `id:` field) and sorts as the feed does.
+ */
+export function eventCursor(e: Pick<CoordEvent, 'timestamp' | 'id'>): string {
+  return `${e.timestamp}|${encodeURIComponent(e.id)}`;
+}
+
+/** Parses a cursor made by eventCursor; a malformed one is a validation error naming `field`. */
+export function parseCursor(cursor: string, field = 'after'): { time: number; id: string } {
+  const bar = cursor.indexOf('|');
+  const ts = bar > 0 ? cursor.slice(0, bar) : '';
+  let id: string | undefined;
+  try {
+    id = bar > 0 ? decodeURIComponent(cursor.slice(bar + 1)) : undefined;
+  } catch {
+    id = undefined;
+  }
+  const t = Date.parse(ts);
+  if (!id || Number.isNaN(t)) {
+    throw new ValidationError(
+      `${field}: '${cursor.slice(0, 120)}' is not an event cursor (<timestamp>|<id>, as sent in each event's id)`,
+      { field, value: cursor.slice(0, 120), rule: 'event_cursor' },
+    );
+  }
+  return { time: t, id };
+}
+
+/** Whether `e` comes after the cursor position in the feed's order. */
+function isAfter(e: CoordEvent, pos: { time: number; id: string }): boolean {
+  const t = time(e.timestamp);
+  return t > pos.time || (t === pos.time && e.id.localeCompare(pos.id) > 0);
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Follows the events feed: first the events it holds now (after `after`, or after `since`, or all of them), then
+ * each event that appears, as it appears, until the signal aborts. The feed is read again every `pollMs`; an
+ * event is sent once per stream, by id, so an event that lands late with an older timestamp is still sent while
+ * the stream is open. Only reads: the same reads as `eventsFeed`.
+ */
+export async function* followEvents(
+  store: DocumentStore,
+  filter: FollowFilter,
+  opts: FollowOptions,
+): AsyncGenerator<FollowedEvent> {
+  const { after, ...feedFilter } = filter;
+  const pos = after === undefined ? undefined : parseCursor(after);
+  const now = opts.now ?? (() => new Date());
+  const seen = new Set<string>();
+  let first = true;
+  while (!opts.signal.aborted) {
+    const feed = await eventsFeed(store, feedFilter, now);
+    for (const e of feed.events) {
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      if (first && pos && !isAfter(e, pos)) continue;
+      if (opts.signal.aborted) return;
+      yield { cursor: eventCursor(e), event: e };
+    }
+    first = false;
+    await pause(opts.pollMs, opts.signal);
+  }
+}
