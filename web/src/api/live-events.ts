@@ -1,11 +1,12 @@
 // The live coordination events feed shared by the Agents page and the Workspace Console: the history once
-// (GET /v3/ops/events), then the server's push (Server-Sent Events on GET /v3/ops/events/stream), resumed after the
-// last event id it sent. The stream is read with fetch, not EventSource, because EventSource cannot send the
-// Bearer header a token-protected server needs. When the stream fails the feed polls GET /v3/ops/events?since= at
-// the pages' polling frequency and tries the stream again with backoff (never again after a 404/405: the server
-// has no stream route). Module-level, so switching pages keeps the history and the position.
+// (GET /v3/ops/events), then the server's push (Server-Sent Events on GET /v3/ops/events/stream, read by the
+// shell's openEventStream: fetch with the Bearer header, resumed after the last event id with Last-Event-ID,
+// backoff). While the stream is not open the feed polls GET /v3/ops/events?since= at the pages' polling frequency;
+// a stream refused for good (a 4xx other than 401) leaves it polling. Module-level, so switching pages keeps the
+// history and the position.
 import { notifyUnauthorized } from './auth-events';
-import { ApiError, api, apiUrl, authHeaders } from './client';
+import { ApiError, api } from './client';
+import { openEventStream, type StreamStatus } from './event-stream';
 
 /** One row of the events feed (docs/coordination.md, Events feed). */
 export interface CoordEvent {
@@ -54,49 +55,8 @@ export const STREAM_PATH = '/v3/ops/events/stream';
 export const EVENTS_PATH = '/v3/ops/events';
 /** Events kept in the browser; older ones drop off the feed (the CLI and the route still have them all). */
 export const MAX_EVENTS = 5000;
-const RETRY_MIN_MS = 2000;
-const RETRY_MAX_MS = 60_000;
-
-interface SseMessage {
-  id?: string;
-  event: string;
-  data: string;
-}
-
-/** Splits Server-Sent Events text into messages (WHATWG rules: fields id, event, data; `:` comments ignored). */
-export class SseParser {
-  private buffer = '';
-  private data: string[] = [];
-  private event = '';
-  private id: string | undefined;
-
-  push(chunk: string): SseMessage[] {
-    this.buffer += chunk;
-    const out: SseMessage[] = [];
-    let nl = this.buffer.search(/\r\n|\r|\n/);
-    while (nl >= 0) {
-      const line = this.buffer.slice(0, nl);
-      const len = this.buffer.startsWith('\r\n', nl) ? 2 : 1;
-      this.buffer = this.buffer.slice(nl + len);
-      if (line === '') {
-        if (this.data.length > 0)
-          out.push({ id: this.id, event: this.event || 'message', data: this.data.join('\n') });
-        this.data = [];
-        this.event = '';
-      } else if (!line.startsWith(':')) {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        let value = colon < 0 ? '' : line.slice(colon + 1);
-        if (value.startsWith(' ')) value = value.slice(1);
-        if (field === 'data') this.data.push(value);
-        else if (field === 'event') this.event = value;
-        else if (field === 'id' && !value.includes('\0')) this.id = value;
-      }
-      nl = this.buffer.search(/\r\n|\r|\n/);
-    }
-    return out;
-  }
-}
+/** New events are handed to subscribers in batches, so a burst invalidates each route once. */
+const BATCH_MS = 100;
 
 function isEvent(v: unknown): v is CoordEvent {
   const e = v as CoordEvent | null;
@@ -110,15 +70,14 @@ class LiveFeed {
   private seen = new Set<string>();
   /** Newest timestamp seen: `since` of the next poll. */
   private since: string | undefined;
-  /** The id of the last event the stream sent: Last-Event-ID of the next connection. */
-  private lastId: string | undefined;
   private loading = false;
-  private stream: AbortController | undefined;
+  private closeStream: (() => void) | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private pollEvery = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private retryDelay = RETRY_MIN_MS;
-  private streamMissing = false;
+  /** The server refused the stream for good (no such route, or a 4xx): polling only. */
+  private streamRefused = false;
+  private pending: CoordEvent[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -170,16 +129,17 @@ class LiveFeed {
       return;
     }
     if (!this.wanted()) {
-      this.closeStream();
+      this.stopStream();
       this.stopPolling();
-      this.clearRetry();
       if (this.snap.mode !== 'off') this.set({ mode: 'off' });
       return;
     }
     if (!this.snap.loaded) return;
     if (this.snap.mode === 'off') {
-      if (this.streamMissing) this.startPolling();
-      else void this.openStream();
+      if (this.streamRefused) {
+        this.set({ mode: 'polling' });
+        this.startPolling();
+      } else this.openStream();
     } else if (this.snap.mode === 'polling') {
       this.startPolling();
     }
@@ -218,82 +178,56 @@ class LiveFeed {
       all = all.slice(all.length - MAX_EVENTS);
     }
     this.set({ events: all, updatedAt: Date.now() });
-    if (notify) for (const s of this.subs) s.onEvents?.(fresh);
+    if (!notify) return;
+    this.pending.push(...fresh);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      const batch = this.pending;
+      this.pending = [];
+      for (const s of this.subs) s.onEvents?.(batch);
+    }, BATCH_MS);
   }
 
-  private async openStream(): Promise<void> {
-    this.clearRetry();
-    const ctrl = new AbortController();
-    this.stream = ctrl;
+  private openStream(): void {
     this.set({ mode: 'connecting' });
-    const headers = authHeaders({ accept: 'text/event-stream' });
-    if (this.lastId) headers['last-event-id'] = this.lastId;
-    const query = this.lastId ? undefined : { since: this.since };
-    let res: Response;
-    try {
-      res = await fetch(apiUrl(STREAM_PATH, query), { headers, signal: ctrl.signal, cache: 'no-store' });
-    } catch (err) {
-      if (ctrl.signal.aborted) return;
-      return this.fallBack(`the event stream is not reachable (${(err as Error).message})`);
-    }
-    if (ctrl.signal.aborted) return;
-    if (res.status === 401) {
-      ctrl.abort();
-      notifyUnauthorized();
-      return this.fallBack('the server asks for a token');
-    }
-    if (!res.ok || !res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-      ctrl.abort();
-      if (res.status === 404 || res.status === 405 || res.status === 501) this.streamMissing = true;
-      return this.fallBack(`the event stream answered ${res.status}`);
-    }
-    this.stopPolling();
-    this.retryDelay = RETRY_MIN_MS;
-    this.set({ mode: 'streaming', streamProblem: undefined, error: undefined, updatedAt: Date.now() });
-    const parser = new SseParser();
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const batch: CoordEvent[] = [];
-        for (const m of parser.push(value)) {
-          if (m.id !== undefined) this.lastId = m.id;
-          if (m.event === 'error') continue;
-          try {
-            const parsed: unknown = JSON.parse(m.data);
-            if (isEvent(parsed)) batch.push(parsed);
-          } catch {
-            // A message that is not an event (a heartbeat with data) carries nothing to show.
-          }
-        }
-        if (batch.length > 0) this.add(batch, true);
-        else this.set({ updatedAt: Date.now() });
-      }
-    } catch {
-      // Read failure: handled below like an end of stream.
-    }
-    if (ctrl.signal.aborted) return;
-    this.fallBack('the event stream closed');
+    // Starts after the history (since is exclusive); a reconnection resumes after the last id it received.
+    this.closeStream = openEventStream(STREAM_PATH, this.since ? { since: this.since } : undefined, {
+      onEvent: (data) => {
+        if (isEvent(data)) this.add([data], true);
+      },
+      onStatus: (status, error) => this.onStreamStatus(status, error),
+    });
   }
 
-  private fallBack(problem: string): void {
-    this.stream = undefined;
-    if (!this.wanted()) {
-      this.set({ mode: 'off' });
+  private onStreamStatus(status: StreamStatus, error?: ApiError): void {
+    if (!this.closeStream) return; // our own close
+    if (status === 'open') {
+      this.stopPolling();
+      this.set({ mode: 'streaming', streamProblem: undefined, updatedAt: Date.now() });
       return;
     }
+    if (status === 'connecting') return;
+    const wasPolling = this.snap.mode === 'polling';
+    // A reconnection attempt after a failure already reported: nothing new to say.
+    if (status === 'retrying' && !error && wasPolling) return;
+    if (status === 'closed') {
+      // Refused for good (a 4xx): the stream is not tried again in this tab.
+      this.streamRefused = true;
+      this.closeStream = undefined;
+    }
+    const problem = error
+      ? `event stream: ${error.status ? `${error.status} ` : ''}${error.message}`
+      : 'event stream closed';
     this.set({ mode: 'polling', streamProblem: problem });
     this.startPolling();
-    // Poll once now so nothing waits a whole period, then try the stream again later (unless it does not exist).
-    void this.poll();
-    if (!this.streamMissing) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = undefined;
-        if (this.wanted()) void this.openStream();
-      }, this.retryDelay);
-      this.retryDelay = Math.min(this.retryDelay * 2, RETRY_MAX_MS);
-    }
+    // Poll once now so nothing waits a whole period for what happened while the stream was down.
+    if (!wasPolling) void this.poll();
+  }
+
+  private stopStream(): void {
+    const close = this.closeStream;
+    this.closeStream = undefined;
+    close?.();
   }
 
   private async poll(): Promise<void> {
@@ -319,16 +253,6 @@ class LiveFeed {
   private stopPolling(): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = undefined;
-  }
-
-  private closeStream(): void {
-    this.stream?.abort();
-    this.stream = undefined;
-  }
-
-  private clearRetry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
   }
 }
 
