@@ -70,6 +70,7 @@ describeBrowser('Agents page', () => {
     );
     expect(await plan.textContent()).toContain('not installed');
     expect(await plan.locator('li', { hasText: 'services/api/**' }).textContent()).toContain('agent-a');
+    await ui.screenshot(page, 'agents-dispatch-plan');
   });
 
   it('creates the team overlay only after the confirmation, and shows the refusal of a second one', async () => {
@@ -147,6 +148,43 @@ describeBrowser('Agents page', () => {
     await bar.getByRole('button', { name: 'Refresh now' }).click();
     await page.getByRole('heading', { level: 4, name: 'Fresh objective' }).waitFor();
     expect(reads.length).toBe(4);
+  });
+
+  it('shows an objective made through the CLI at once while live (server push), without waiting for a poll', async () => {
+    const page = await ui.open('/agents?tab=objectives');
+    await settled(page);
+    const bar = page.getByRole('group', { name: 'Live updates' });
+    await expect.poll(() => bar.locator('output').textContent()).toBe('Server push, and polling every 90s');
+    hubIn(ws.root!, ['context', 'objective', 'set', '--id', 'pushed-one', '--title', 'Pushed objective']);
+    await page.getByRole('heading', { level: 4, name: 'Pushed objective' }).waitFor({ timeout: 15_000 });
+    // An edit moves it between groups the same way.
+    hubIn(ws.root!, [
+      'context',
+      'objective',
+      'edit',
+      '--id',
+      'pushed-one',
+      '--field',
+      'status',
+      '--value',
+      'done',
+    ]);
+    const done = page.getByRole('region', { name: /^Done/ });
+    await done.getByRole('heading', { level: 4, name: 'Pushed objective' }).waitFor({ timeout: 15_000 });
+  });
+
+  it('falls back to polling when the event stream fails, and says so', async () => {
+    ui.allowConsole(/ERR_FAILED|Failed to load resource/);
+    const page = await ui.open('about:blank');
+    await page.clock.install();
+    await page.route('**/v3/ops/events/stream**', (route) => route.abort('failed'));
+    await page.goto(`${ui.base}/agents?tab=objectives`);
+    await settled(page);
+    const bar = page.getByRole('group', { name: 'Live updates' });
+    await expect.poll(() => bar.locator('output').textContent()).toMatch(/^Polling every 90s \(event stream/);
+    hubIn(ws.root!, ['context', 'objective', 'set', '--id', 'polled-one', '--title', 'Polled objective']);
+    await page.clock.runFor(91_000);
+    await page.getByRole('heading', { level: 4, name: 'Polled objective' }).waitFor();
   });
 
   it('shows the session digest and the active objective', async () => {

@@ -55,11 +55,12 @@ function CatalogList({
                   aria-current={t.id === selected ? 'true' : undefined}
                   onClick={() => onSelect(t.id)}
                 >
-                  <span className="catalog__name">{t.name}</span>
+                  <span className="catalog__name">
+                    {t.name} <Badge>{t.scope}</Badge>
+                  </span>
                   <span className="catalog__meta">
                     <code>{t.id}</code>
                     <Badge tone={SOURCE_TONE[t.source] ?? 'neutral'}>{t.source}</Badge>
-                    <Badge>{t.scope}</Badge>
                   </span>
                 </button>
               </li>
