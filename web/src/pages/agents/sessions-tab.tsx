@@ -26,7 +26,7 @@ const COLUMNS = [
   },
   { key: 'branch', header: 'Branch', width: '10rem', render: (c: RepoChange) => c.branch ?? '—' },
   { key: 'state', header: 'Working tree', width: '10rem', render: state },
-  { key: 'commits', header: 'New commits', width: '8.5rem', render: (c: RepoChange) => c.commit_count },
+  { key: 'commits', header: 'New commits', width: '10rem', render: (c: RepoChange) => c.commit_count },
   {
     key: 'subjects',
     header: 'Recent commits',
