@@ -169,7 +169,7 @@ describe('hub daemon', () => {
   it('declines a command that streams until Ctrl-C: only the client sees its reader go away', () => {
     const before = status();
     // A bad --since ends the follow at once in the client, which proves it ran there.
-    const r = viaDaemon(['-c', manifest, 'context', 'events', 'follow', '--since', 'yesterday', '--json']);
+    const r = viaDaemon(['-c', manifest, 'context', 'follow', '--since', 'yesterday', '--json']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('iso_timestamp');
     const after = status();

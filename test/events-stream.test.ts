@@ -1,6 +1,6 @@
 // GET /v3/ops/events/stream: the coordination events feed as Server-Sent Events, against a real server on the
 // demo workspace, with a real streaming client: backlog then live events, resume from Last-Event-ID, heartbeats,
-// the open-stream bound, the token and Host rules, and the CLI's `hub context events follow`.
+// the open-stream bound, the token and Host rules, and the CLI's `hub context follow`.
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -168,11 +168,11 @@ describe('GET /v3/ops/events/stream', () => {
   });
 });
 
-describe('hub context events follow', () => {
+describe('hub context follow', () => {
   it('prints the events as JSON lines as they come, and exits 0 on Ctrl-C', async () => {
     const child = spawn(
       process.execPath,
-      [HUB_BIN, '-c', manifest, 'context', 'events', 'follow', '--poll-ms', '100', '--json'],
+      [HUB_BIN, '-c', manifest, 'context', 'follow', '--poll-ms', '100', '--json'],
       { env: { ...process.env, HUB_CACHE_DIR: 'off', HUB_DAEMON: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

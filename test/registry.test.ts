@@ -54,7 +54,7 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'workspace.list': { cli: 'workspace list' },
   'workspace.grep': { cli: 'workspace grep', mcp: 'hub_workspace_search', http: 'GET /v2/workspace/grep' },
   // Issue 16: the events feed as a stream (no MCP tool: a tool call answers once).
-  'context.events.follow': { cli: 'context events follow', http: 'GET /v3/ops/events/stream' },
+  'context.events.follow': { cli: 'context follow', http: 'GET /v3/ops/events/stream' },
   'workspace.grep.info': {
     cli: 'workspace grep info',
     mcp: 'hub_workspace_grep_info',
