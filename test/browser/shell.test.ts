@@ -18,7 +18,8 @@ const PAGES = [
 /** The page's heading is shown and nothing is loading any more. */
 async function settled(page: Page, heading: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.locator('.loading').waitFor({ state: 'detached' });
+  // .first(): a page may show several loaders at once (strict mode refuses a locator matching many).
+  await page.locator('.loading').first().waitFor({ state: 'detached' });
 }
 
 /** Relative luminance (0 dark .. 1 light) of the body's background. */
@@ -158,12 +159,17 @@ describeBrowser('UI shell', () => {
   it('keeps the Console live through the events stream (Server-Sent Events over fetch)', async () => {
     const page = await ui.open('/console');
     await settled(page, 'Console');
-    await page.getByText('open', { exact: true }).waitFor();
+    // The Console's polling bar says when the server pushes (the page is the agents engineer's: ui-agents).
+    await page
+      .getByRole('group', { name: 'Live updates' })
+      .getByText(/^Server push/)
+      .waitFor();
     const r = await call(ui.base, 'POST', '/v3/ops/objectives', {
       body: { id: 'live-1', title: 'Live one' },
     });
     expect(r.status).toBe(200);
-    await page.getByRole('list', { name: 'Events' }).getByText('live-1').waitFor();
+    const feed = page.getByRole('region', { name: 'Coordination events, newest first' });
+    await feed.getByRole('row', { name: /live-1/ }).waitFor();
     await ui.screenshot(page, 'shell-console-live');
   });
 

@@ -1,72 +1,61 @@
-// First version of the Workspace Console (the console engineer replaces it): the coordination events feed,
-// loaded once and then kept live by GET /v3/ops/events/stream (Server-Sent Events over fetch).
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef } from 'react';
-import { useEventStream } from '../../api/event-stream';
-import { routeKey, useRoute } from '../../api/query';
-import { Badge } from '../../components/badge';
-import { QueryState } from '../../components/query-state';
+// The Workspace Console: coordination at a glance. Pending approvals (approve or deny, confirmed first), open
+// handoffs and file claims with their holders and expiry, worktrees and leases per agent, and the live events
+// feed. One polling bar (as on the Agents page) sets how often the lists are read; while live, the server's event
+// push refreshes exactly the lists an event changes.
+import { useState } from 'react';
+import { liveStatusText, useLiveFeed, useRefreshNow } from '../../api/live-hooks';
+import { PollingBar, usePolling } from '../../components/polling-bar';
+import { AgentHoldings } from './agent-holdings';
+import { Approvals } from './approvals';
+import { EventsFeed } from './events-feed';
+import { HandoffsAndClaims } from './handoffs-claims';
+import './console.css';
 
-interface CoordEvent {
-  id: string;
-  timestamp: string;
-  source: string;
-  kind: string;
-  subject?: string;
-}
-
-interface EventsPage {
-  next_cursor: string | null;
-  events: CoordEvent[];
-}
-
-const FEED = '/v3/ops/events';
+const ROUTES = [
+  '/v3/ops/approvals',
+  '/v3/ops/handoffs',
+  '/v3/ops/claims',
+  '/v3/ops/worktrees',
+  '/v3/ops/leases',
+  '/v3/ops/agents',
+];
 
 export default function ConsolePage() {
-  const client = useQueryClient();
-  const events = useRoute<EventsPage>(FEED);
-  // New events are appended to the cached feed; the stream starts after what the GET returned.
-  const onEvent = useCallback(
-    (data: unknown) => {
-      const e = data as CoordEvent;
-      client.setQueryData<EventsPage>(routeKey(FEED), (page) =>
-        !page || page.events.some((x) => x.id === e.id) ? page : { ...page, events: [...page.events, e] },
-      );
-    },
-    [client],
-  );
-  // The stream starts after the first load's last event, once: a later refetch must not reopen it.
-  const since = useRef<string | null | undefined>(undefined);
-  if (since.current === undefined && events.data) since.current = events.data.next_cursor;
-  const live = useEventStream('/v3/ops/events/stream', {
-    query: since.current ? { since: since.current } : undefined,
-    enabled: events.isSuccess,
-    onEvent,
+  const polling = usePolling();
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(() => new Set());
+  const snap = useLiveFeed({
+    live: polling.live,
+    intervalMs: polling.seconds * 1000,
+    onEvents: (events) =>
+      setFresh((prev) => {
+        const next = new Set(prev);
+        for (const e of events) next.add(e.id);
+        return next;
+      }),
   });
+  const refreshNow = useRefreshNow(ROUTES);
+  const [refreshing, setRefreshing] = useState(false);
+  const every = polling.refetchInterval;
   return (
-    <section>
-      <h1>Console</h1>
-      <p>
-        Live updates:{' '}
-        <Badge tone={live.status === 'open' ? 'ok' : live.status === 'retrying' ? 'warn' : 'neutral'}>
-          {live.status}
-        </Badge>
-      </p>
-      <QueryState query={events} label="Loading events…">
-        {(e) =>
-          e.events.length === 0 ? (
-            <p className="muted">No coordination events yet.</p>
-          ) : (
-            <ul aria-label="Events">
-              {e.events.map((ev) => (
-                <li key={ev.id}>
-                  <code>{ev.kind}</code> {ev.subject ?? ''} <span className="muted">{ev.timestamp}</span>
-                </li>
-              ))}
-            </ul>
-          )
-        }
-      </QueryState>
+    <section className="console">
+      <h1>Workspace Console</h1>
+      <PollingBar
+        polling={polling}
+        refreshing={refreshing}
+        onRefresh={() => {
+          setRefreshing(true);
+          void refreshNow().finally(() => setRefreshing(false));
+        }}
+        status={liveStatusText(snap, polling.live, polling.seconds)}
+      />
+      <Approvals refetchInterval={every} />
+      <div className="console__grid">
+        <div className="console__main">
+          <HandoffsAndClaims refetchInterval={every} />
+        </div>
+        <EventsFeed snap={snap} fresh={fresh} />
+      </div>
+      <AgentHoldings refetchInterval={every} />
     </section>
   );
 }
