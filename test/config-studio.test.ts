@@ -302,6 +302,12 @@ describe('appconfig tree', () => {
     expect(byPath.get('/coordination/allowed_branch_prefixes/0')).toMatchObject({ value: 'agent/' });
     const sub = runHub(['appconfig', 'tree', '--path', '/state', '--json'], { cwd: ws });
     expect(sub.json().tree.path).toBe('/state');
+    // A mapping the file leaves out, asked for by its path, lists its fields (what Config Studio expands).
+    const unset = runHub(['appconfig', 'tree', '--path', '/merge', '--json'], { cwd: ws }).json().tree;
+    expect(unset).toMatchObject({ path: '/merge', set: false });
+    expect(unset.children).toContainEqual(
+      expect.objectContaining({ path: '/merge/timeout_ms', set: false, default: 600000 }),
+    );
     expect(runHub(['appconfig', 'tree'], { cwd: ws }).stdout).toContain('token: "***1234"');
     const srv = await startTestServer({ root: ws });
     try {
