@@ -2,7 +2,7 @@
 // there) with a hub.config.yaml holding a token: the tree and its keyboard, the Draft badge, the three preview
 // modes, draft errors above the YAML, Save keeping comments (read back from disk), a refused save, the text editor,
 // and the application config's redaction.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
@@ -235,5 +235,32 @@ describeBrowser('Config Studio', () => {
     );
     expect(await page.content()).not.toContain('SECRET');
     await ui.screenshot(page, 'config-appconfig-dark');
+  });
+
+  it('asks before loading the tree of a manifest above 80 repositories, then loads it', async () => {
+    const big = join(dir, 'big');
+    mkdirSync(big, { recursive: true });
+    const repos = Array.from(
+      { length: 81 },
+      (_, i) => `      - name: r${i}\n        url: https://example.com/r${i}.git`,
+    );
+    writeFileSync(
+      join(big, '.hub.yml'),
+      `workspace:\n  name: big\n  projects:\n    - name: p\n      repos:\n${repos.join('\n')}\n`,
+    );
+    const server = await ui.startServer({ root: big });
+    const page = await ui.open(`${server.base}/config`);
+    await page.getByRole('heading', { level: 1, name: 'Config Studio' }).waitFor();
+    const load = page.getByRole('button', { name: 'Load the whole manifest' });
+    await load.waitFor();
+    expect(await page.getByRole('status').filter({ hasText: '81 repositories (over 80)' }).count()).toBe(1);
+    await load.click();
+    await page.locator('[role="treeitem"][data-path="/workspace/projects/p"]').click();
+    await page.locator('[role="treeitem"][data-path="/workspace/projects/p/repos"]').click();
+    // The rows are virtualised: End scrolls the last one (r80) into view.
+    await page.getByRole('tree').press('End');
+    await page.locator('[data-path="/workspace/projects/p/repos/r80"]').waitFor();
+    expect(await page.locator('[role="treeitem"]').count()).toBeLessThan(81);
+    await page.locator('.code-editor .cm-content').waitFor();
   });
 });

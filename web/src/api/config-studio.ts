@@ -74,9 +74,9 @@ const PREVIEW = { hub: '/v3/config/hub/preview', appconfig: '/v3/config/appconfi
 const PATCH = '/v3/config/hub/patch';
 
 /** GET the schema tree; `confirmFull` lets the manifest's tree past the 80-repository guard. */
-export function useConfigTree(target: ConfigTarget, confirmFull = false) {
+export function useConfigTree(target: ConfigTarget, confirmFull = false, enabled = true) {
   const query = target === 'hub' && confirmFull ? { confirm_full: true } : undefined;
-  return useRoute<TreeResult>(TREE[target], query);
+  return useRoute<TreeResult>(TREE[target], query, { enabled });
 }
 
 /** The subtree at `path` (an unset mapping lists its fields this way). */

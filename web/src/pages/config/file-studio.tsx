@@ -11,6 +11,7 @@ import {
   useConfigTree,
   useSaveManifest,
 } from '../../api/config-studio';
+import { useWorkspaceSummary } from '../../api/workspace';
 import { ErrorBanner } from '../../components/error-banner';
 import { Loading } from '../../components/loading';
 import { pendingMarks, pointerOf } from './draft';
@@ -18,6 +19,9 @@ import { DraftBar } from './draft-bar';
 import { FieldEditor } from './field-editor';
 import { SchemaTree } from './schema-tree';
 import { YamlPane } from './yaml-pane';
+
+/** hub's whole-config guard (src/ops/config-ops.ts FULL_CONFIG_GUARD): repositories shown without asking. */
+const FULL_CONFIG_GUARD = 80;
 
 export interface FileStudioProps {
   target: ConfigTarget;
@@ -72,7 +76,13 @@ function withGrafts(root: TreeNode, grafts: ReadonlyMap<string, TreeNode[]>): Tr
 
 export function FileStudio({ target, fileName, ops, onAdd, onUndo, onDiscard }: FileStudioProps) {
   const [confirmFull, setConfirmFull] = useState(false);
-  const tree = useConfigTree(target, confirmFull);
+  // The manifest's tree and previews are refused above 80 repositories without confirm_full: ask first, from the
+  // summary the header loads anyway, rather than send a request that is known to be refused.
+  const summary = useWorkspaceSummary();
+  const repos = summary.data?.counts.repos;
+  const mustAsk = target === 'hub' && !confirmFull && repos !== undefined && repos > FULL_CONFIG_GUARD;
+  const known = target !== 'hub' || !summary.isPending;
+  const tree = useConfigTree(target, confirmFull, known && !mustAsk);
   const save = useSaveManifest();
   const [expanded, setExpanded] = useState<Set<string> | null>(null);
   const [active, setActive] = useState<string>();
@@ -134,7 +144,11 @@ export function FileStudio({ target, fileName, ops, onAdd, onUndo, onDiscard }: 
     });
   };
 
-  const guard = tree.error instanceof ApiError && tree.error.details.rule === 'confirm_full';
+  const refused = tree.error instanceof ApiError && tree.error.details.rule === 'confirm_full';
+  const guard = mustAsk || refused;
+  const guardText = mustAsk
+    ? `The manifest lists ${repos} repositories (over ${FULL_CONFIG_GUARD}): its whole tree and previews are large.`
+    : tree.error?.message;
   return (
     <div className="file-studio">
       <p className="file-studio__file muted">
@@ -158,10 +172,10 @@ export function FileStudio({ target, fileName, ops, onAdd, onUndo, onDiscard }: 
       <div className="file-studio__grid">
         <div className="file-studio__left">
           <h2 className="file-studio__h">Schema tree</h2>
-          {tree.isPending && <Loading label="Loading the tree…" />}
+          {!guard && (tree.isLoading || !known) && <Loading label="Loading the tree…" />}
           {guard && (
             <div className="guard" role="status">
-              <p>{tree.error?.message}</p>
+              <p>{guardText}</p>
               <button type="button" onClick={() => setConfirmFull(true)}>
                 Load the whole manifest
               </button>

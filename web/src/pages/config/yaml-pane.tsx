@@ -98,7 +98,7 @@ export function YamlPane({ target, ops, confirmFull, onAddOps, onSelectPath }: Y
       </div>
       <p className="muted yaml-pane__note">
         {editing
-          ? 'Only what you change becomes an operation; comments typed here are not saved.'
+          ? 'Only what you change becomes an operation: comments typed here and a new order of named items are not saved.'
           : STYLE_NOTE[style]}
       </p>
 
