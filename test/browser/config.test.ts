@@ -42,6 +42,16 @@ async function pick(page: Page, path: string): Promise<void> {
   await page.getByRole('form', { name: `Edit ${path}` }).waitFor();
 }
 
+/** Expands the ancestors of `path` in the tree (the viewport must be tall enough to render them) and picks it. */
+async function reveal(page: Page, path: string): Promise<void> {
+  const segs = path.split('/').slice(1);
+  for (let i = 1; i < segs.length; i++) {
+    const row = page.locator(`[role="treeitem"][data-path="/${segs.slice(0, i).join('/')}"]`);
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+  }
+  await pick(page, path);
+}
+
 function resetManifest(): void {
   writeFileSync(manifestPath, ORIGINAL);
 }
@@ -110,6 +120,45 @@ describeBrowser('Config Studio', () => {
     expect(readFileSync(manifestPath, 'utf8')).toBe(ORIGINAL);
   });
 
+  it('edits typed fields: an enum list item, a boolean, a map entry; each is one pending operation', async () => {
+    resetManifest();
+    const page = await ui.open('/config');
+    await page.setViewportSize({ width: 1280, height: 9000 });
+    await studio(page);
+    await reveal(page, '/workspace/agent_profile/vendors');
+    const form = page.getByRole('form', { name: 'Edit /workspace/agent_profile/vendors' });
+    await form.getByLabel('New item').selectOption('opencode');
+    await form.getByRole('button', { name: 'Add item' }).click();
+    await form.getByRole('button', { name: 'Remove cursor from vendors' }).click();
+    await reveal(page, '/workspace/projects/storefront/agent_profile/inherit');
+    await page.getByLabel('inherit', { exact: true }).check();
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await reveal(page, '/workspace/projects/storefront/repos/web/tags');
+    await page.getByLabel('Key', { exact: true }).fill('cost');
+    await page.getByLabel('Value', { exact: true }).fill('shared');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.locator('.draft-badge').click();
+    const items = await page
+      .getByRole('list', { name: 'Pending operations' })
+      .getByRole('listitem')
+      .allTextContents();
+    expect(items.map((t) => t.replace(/Undo$/, ''))).toEqual([
+      'append /workspace/agent_profile/vendors opencode',
+      'remove /workspace/agent_profile/vendors cursor',
+      'set /workspace/projects/storefront/agent_profile/inherit = true',
+      'set /workspace/projects/storefront/repos/web/tags/cost = shared',
+    ]);
+    expect(
+      await page.locator('[data-path="/workspace/agent_profile/vendors"] .stree__pending').textContent(),
+    ).toBe('(append, remove)');
+    await expect.poll(() => yamlText(page)).toContain('cost: shared');
+    const text = await yamlText(page);
+    expect(text).toContain('inherit: true');
+    expect(text).toMatch(/vendors:\n\s+- claude_code\n\s+- github_copilot\n\s+- codex\n\s+- opencode/);
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await ui.screenshot(page, 'config-typed-fields');
+  });
+
   it('shows the three preview modes: Normalized with defaults, Minimal without, On disk without the draft', async () => {
     const page = await ui.open('/config');
     await page.setViewportSize({ width: 1280, height: 9000 });
@@ -156,6 +205,7 @@ describeBrowser('Config Studio', () => {
     await editor.click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(ORIGINAL.replace('    tier: 1\n', '    tier: many\n'));
+    await ui.screenshot(page, 'config-edit-yaml');
     await page.getByRole('button', { name: 'Add changes to draft' }).click();
     await expect.poll(() => page.locator('.draft-badge').textContent()).toBe('Draft1 pending operation');
     const errors = page.getByRole('alert', { name: 'Draft validation errors' });

@@ -48,10 +48,22 @@ export function useDrafts(): DraftActions {
   };
 }
 
-/** What the tree marks: each path a pending operation touches, with the value of a `set` there. */
+/**
+ * What the tree marks: each path pending operations touch, with the value of the last `set` there, or the names of
+ * the other operations (`append, remove`).
+ */
 export function pendingMarks(ops: readonly PatchOperation[]): Map<string, { op: string; value?: unknown }> {
   const marks = new Map<string, { op: string; value?: unknown }>();
-  for (const o of ops) marks.set(o.path, o.op === 'set' ? { op: o.op, value: o.value } : { op: o.op });
+  for (const o of ops) {
+    if (o.op === 'set') {
+      marks.set(o.path, { op: 'set', value: o.value });
+      continue;
+    }
+    const prev = marks.get(o.path);
+    const names = prev && prev.op !== 'set' ? prev.op.split(', ') : [];
+    if (!names.includes(o.op)) names.push(o.op);
+    marks.set(o.path, { op: names.join(', ') });
+  }
   return marks;
 }
 

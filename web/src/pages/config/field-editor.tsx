@@ -159,8 +159,16 @@ export function FieldEditor({ node, onAdd, inputRef }: FieldEditorProps) {
                 <button
                   type="button"
                   className="field__small"
-                  aria-label={`Remove ${c.key} from ${node.key}`}
-                  onClick={() => onAdd([{ op: 'remove', path: c.path }])}
+                  aria-label={`Remove ${c.value === undefined ? c.key : showValue(c.value)} from ${node.key}`}
+                  onClick={() =>
+                    // A scalar item is removed by its value: the operation keeps meaning that item when
+                    // other operations of the draft add or remove items before it.
+                    onAdd([
+                      c.value === undefined
+                        ? { op: 'remove', path: c.path }
+                        : { op: 'remove', path: node.path, value: c.value },
+                    ])
+                  }
                 >
                   Remove
                 </button>
