@@ -202,7 +202,8 @@ describeBrowser('Config Studio', () => {
     const editor = page.getByRole('textbox', { name: 'Draft text of .hub.yml' });
     await editor.waitFor();
     expect(await editor.getAttribute('contenteditable')).toBe('true');
-    await editor.click();
+    // Edit YAML moves the focus into the editor.
+    await expect.poll(() => editor.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(ORIGINAL.replace('    tier: 1\n', '    tier: many\n'));
     await ui.screenshot(page, 'config-edit-yaml');

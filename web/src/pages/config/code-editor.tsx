@@ -30,7 +30,8 @@ const theme = EditorView.theme({
   },
   '.cm-activeLine': { backgroundColor: 'var(--bg-hover)' },
   '.cm-activeLineGutter': { backgroundColor: 'var(--bg-hover)' },
-  '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '2px' },
+  // Inside the pane's border (the pane clips what is outside it).
+  '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '-3px' },
   '.cm-selectionBackground, &.cm-focused .cm-selectionBackground, ::selection': {
     backgroundColor: 'var(--syn-selection) !important',
   },
@@ -58,6 +59,8 @@ export interface CodeEditorProps {
   onChange?: (text: string) => void;
   /** Lines to mark (validation errors of the draft). */
   markLines?: readonly number[];
+  /** Take the focus when created (the text editor opened by Edit YAML). */
+  autoFocus?: boolean;
 }
 
 export default function CodeEditor({
@@ -66,6 +69,7 @@ export default function CodeEditor({
   readOnly = false,
   onChange,
   markLines = [],
+  autoFocus = false,
 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
@@ -100,6 +104,7 @@ export default function CodeEditor({
       }),
     });
     view.current = v;
+    if (autoFocus) v.focus();
     return () => {
       v.destroy();
       view.current = null;

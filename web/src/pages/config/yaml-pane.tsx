@@ -126,6 +126,7 @@ export function YamlPane({ target, ops, confirmFull, onAddOps, onSelectPath }: Y
               label={`Draft text of ${target === 'hub' ? '.hub.yml' : 'hub.config.yaml'}`}
               onChange={(text) => setEditing((e) => (e ? { ...e, text } : e))}
               markLines={errorLines}
+              autoFocus
             />
           ) : preview.data ? (
             <CodeEditor
