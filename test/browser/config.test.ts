@@ -218,6 +218,12 @@ describeBrowser('Config Studio', () => {
     const yamlBox = (await page.locator('.yaml-pane__editor').boundingBox())!;
     expect(errorBox.y + errorBox.height).toBeLessThanOrEqual(yamlBox.y);
     await ui.screenshot(page, 'config-invalid-draft');
+    // The error's path leads to its node in the tree.
+    await errors.getByRole('button', { name: '/workspace/agent_profile/tier' }).click();
+    await page.getByRole('form', { name: 'Edit /workspace/agent_profile/tier' }).waitFor();
+    expect(await page.locator('.stree__row--active').getAttribute('data-path')).toBe(
+      '/workspace/agent_profile/tier',
+    );
 
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/Save refused: the draft would add 1 validation error/).waitFor();

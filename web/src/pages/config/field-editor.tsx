@@ -44,6 +44,11 @@ export function FieldEditor({ node, onAdd, inputRef }: FieldEditorProps) {
       }
       case 'yaml':
         return { value: parseYamlValue(text) };
+      case 'enum':
+        // The option as the schema has it (an enum of numbers stays numbers).
+        return text === ''
+          ? { error: `${node.key}: choose a value` }
+          : { value: (node.enum ?? []).find((o) => String(o) === text) ?? text };
       default:
         return { value: text };
     }

@@ -42,14 +42,22 @@ function findNode(root: TreeNode, path: string): TreeNode | undefined {
   return undefined;
 }
 
-/** The nodes from the root down to `path` (the ones to expand to show it); the deepest that exists last. */
+/**
+ * The nodes from the root down to `path` (the ones to expand to show it); the deepest that exists last. A list item
+ * may be named by its index (validation errors say `relationships[0]`) where the tree names it by its name.
+ */
 function ancestors(root: TreeNode, path: string): TreeNode[] {
-  const out: TreeNode[] = [];
-  let n: TreeNode | undefined = root;
-  while (n) {
-    out.push(n);
-    const here: TreeNode = n;
-    n = here.children?.find((c) => c.path === path || path.startsWith(`${c.path}/`));
+  const out: TreeNode[] = [root];
+  let n = root;
+  for (const raw of path.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const kids = n.children ?? [];
+    const next =
+      kids.find((k) => k.key === seg) ??
+      (/^\d+$/.test(seg) && n.type === 'array' ? kids[Number(seg)] : undefined);
+    if (!next) break;
+    out.push(next);
+    n = next;
   }
   return out;
 }
