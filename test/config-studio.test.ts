@@ -282,6 +282,46 @@ describe('appconfig preview', () => {
   });
 });
 
+describe('appconfig tree', () => {
+  it('prints hub.config.yaml as a schema-annotated tree, secrets redacted, on the CLI and over HTTP', async () => {
+    const r = runHub(['appconfig', 'tree', '--json'], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('SECRET');
+    const { file, tree } = r.json();
+    expect(file).toBe(join(ws, 'hub.config.yaml'));
+    const byPath = new Map<string, Record<string, unknown>>();
+    const stack = [tree];
+    while (stack.length) {
+      const n = stack.pop();
+      byPath.set(n.path, n);
+      stack.push(...(n.children ?? []));
+    }
+    expect(byPath.get('/state/token')).toMatchObject({ set: true, value: '***1234' });
+    expect(byPath.get('/state/backend')).toMatchObject({ type: 'enum', set: true, value: 'local' });
+    expect(byPath.get('/state/conflict_retries')).toMatchObject({ set: false, default: 1, value: 1 });
+    expect(byPath.get('/coordination/allowed_branch_prefixes/0')).toMatchObject({ value: 'agent/' });
+    const sub = runHub(['appconfig', 'tree', '--path', '/state', '--json'], { cwd: ws });
+    expect(sub.json().tree.path).toBe('/state');
+    // A mapping the file leaves out, asked for by its path, lists its fields (what Config Studio expands).
+    const unset = runHub(['appconfig', 'tree', '--path', '/merge', '--json'], { cwd: ws }).json().tree;
+    expect(unset).toMatchObject({ path: '/merge', set: false });
+    expect(unset.children).toContainEqual(
+      expect.objectContaining({ path: '/merge/timeout_ms', set: false, default: 600000 }),
+    );
+    expect(runHub(['appconfig', 'tree'], { cwd: ws }).stdout).toContain('token: "***1234"');
+    const srv = await startTestServer({ root: ws });
+    try {
+      const http = await call(srv.base, 'GET', '/v3/config/appconfig/tree');
+      expect(http.status, http.text).toBe(200);
+      expect(http.json).toEqual(r.json());
+      expect(http.text).not.toContain('SECRET');
+    } finally {
+      await srv.close();
+    }
+    expect(readFileSync(join(ws, 'hub.config.yaml'), 'utf8')).toBe(CONFIG);
+  });
+});
+
 describe('the preview routes', () => {
   it('POST /v3/config/hub/preview and /v3/config/appconfig/preview take {style, operations}', async () => {
     reset();

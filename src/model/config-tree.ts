@@ -53,8 +53,17 @@ export function configTree(raw: unknown, js: JsonSchema, at: readonly PatchSegme
   const root = makeNode(start.place, start.value, start.set);
   type Work = { node: TreeNode; place: Place; value: unknown };
   const stack: Work[] = [{ node: root, place: start.place, value: start.value }];
+  // A mapping the file leaves out, asked for by its own path, lists its fields (all unset): Config Studio
+  // expands it one level at a time. Elsewhere an unset field has no children (the tree stays the file's size).
+  const unsetRoot = !start.set && at.length > 0 && start.place.js?.properties !== undefined;
   while (stack.length > 0) {
     const { node, place, value } = stack.pop()!;
+    if (node === root && unsetRoot) {
+      node.children = Object.entries(place.js?.properties ?? {}).map(([k, childJs]) =>
+        makeNode({ segs: [...place.segs, k], key: k, js: childJs, required: false }, undefined, false),
+      );
+      continue;
+    }
     if (!node.set || !(isObject(value) || Array.isArray(value))) continue;
     const s = place.js ? branchFor(place.js, value) : undefined;
     const work: Work[] = [];

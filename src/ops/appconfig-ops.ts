@@ -142,7 +142,7 @@ export const appconfigPatch = defineOp({
  * workspace config with a trusted-only key) can still be fixed. With no config file, hub.config.yaml beside the
  * manifest.
  */
-function appConfigTarget(ctx: OpContext): {
+export function appConfigTarget(ctx: OpContext): {
   target: string;
   inWorkspace: boolean;
   userConfigDir: string;

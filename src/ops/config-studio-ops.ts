@@ -65,7 +65,7 @@ function countRepoNodes(tree: TreeNode): number {
 }
 
 /** `key: value  [type, default x]` lines, indented by depth; unset fields are shown only as `(unset)` leaves. */
-function treeLines(root: TreeNode): string[] {
+export function treeLines(root: TreeNode): string[] {
   const out: string[] = [];
   const stack: Array<{ node: TreeNode; depth: number }> = [{ node: root, depth: 0 }];
   while (stack.length > 0) {

@@ -26,8 +26,8 @@ export const OPERATION_MODULES = {
     return [m.graphShow, m.graphNeighbors, m.configGraphSuggest, m.configGraphExport];
   },
   appconfig: async (): Promise<AnyOperation[]> => {
-    const m = await import('./appconfig-ops.js');
-    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch, m.appconfigPreview];
+    const [m, t] = await Promise.all([import('./appconfig-ops.js'), import('./appconfig-tree-op.js')]);
+    return [m.appconfigInfo, m.appconfigValidate, m.appconfigPatch, m.appconfigPreview, t.appconfigTree];
   },
   search: async (): Promise<AnyOperation[]> => [(await import('./search-ops.js')).search],
   'workspace-repo': async (): Promise<AnyOperation[]> => [

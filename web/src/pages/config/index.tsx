@@ -1,25 +1,53 @@
-// First version of Config Studio (the config engineer replaces it): which manifest is served and its size.
-import { useRoute } from '../../api/query';
-import { QueryState } from '../../components/query-state';
+// Config Studio: the manifest (.hub.yml) and the application config (hub.config.yaml), each with its schema tree,
+// a field editor, the YAML in three preview styles (or as text to edit), and a draft of pending operations.
+// The two files are switchable panes (tabs at /config/manifest and /config/appconfig); each keeps its own draft.
+import { useLocation } from 'wouter';
+import type { ConfigTarget } from '../../api/config-studio';
+import { Badge } from '../../components/badge';
+import { Tabs } from '../../components/tabs';
+import { useDrafts } from './draft';
+import { FileStudio } from './file-studio';
+import './config.css';
 
-interface HubConfigView {
-  file: string;
-  repo_count: number;
-  view: string;
-}
+const FILES: Record<ConfigTarget, { path: string; name: string; file: string }> = {
+  hub: { path: '/manifest', name: 'Manifest', file: '.hub.yml' },
+  appconfig: { path: '/appconfig', name: 'Application config', file: 'hub.config.yaml' },
+};
 
 export default function ConfigPage() {
-  const config = useRoute<HubConfigView>('/v3/config/hub');
-  return (
-    <section>
-      <h1>Config Studio</h1>
-      <QueryState query={config} label="Loading the manifest…">
-        {(c) => (
-          <p>
-            Manifest <code>{c.file}</code> with {c.repo_count} repositories.
-          </p>
+  const [location, navigate] = useLocation();
+  const target: ConfigTarget = location.startsWith('/appconfig') ? 'appconfig' : 'hub';
+  const draft = useDrafts();
+  const tabs = (['hub', 'appconfig'] as const).map((id) => ({
+    id,
+    label: (
+      <>
+        {FILES[id].name} <code>{FILES[id].file}</code>
+        {draft.drafts[id].length > 0 && (
+          <Badge tone="warn" title={`${draft.drafts[id].length} pending operation(s)`}>
+            {draft.drafts[id].length}
+          </Badge>
         )}
-      </QueryState>
+      </>
+    ),
+  }));
+  const pane = (
+    <FileStudio
+      key={target}
+      target={target}
+      fileName={FILES[target].file}
+      ops={draft.drafts[target]}
+      onAdd={(ops) => draft.add(target, ops)}
+      onUndo={(i) => draft.undo(target, i)}
+      onDiscard={() => draft.discard(target)}
+    />
+  );
+  return (
+    <section className="studio">
+      <h1>Config Studio</h1>
+      <Tabs tabs={tabs} value={target} onChange={(id) => navigate(FILES[id].path)} label="File">
+        {pane}
+      </Tabs>
     </section>
   );
 }
