@@ -101,7 +101,7 @@ export function ExplorerView({ index, git }: { index: RepoIndex; git: GitIndex |
       {
         key: 'repo',
         header: 'Repository',
-        width: '24%',
+        width: '22%',
         render: (r) => (
           <button
             type="button"
@@ -120,7 +120,7 @@ export function ExplorerView({ index, git }: { index: RepoIndex; git: GitIndex |
       {
         key: 'open',
         header: 'Open',
-        width: '12.5rem',
+        width: '14rem',
         render: (r) => <RowOpenActions row={r} onOpen={open} pending={pending === r.id} />,
       },
     ],
