@@ -223,7 +223,7 @@ describeBrowser('Workspace page', () => {
   });
 
   it('Graph: the component graph of a chosen component', async () => {
-    const page = await ui.open('/workspace/graph?mode=components');
+    const page = await ui.open('/workspace/graph?mode=components', { colorScheme: 'dark' });
     await settled(page);
     await page.getByRole('combobox', { name: /^Component/ }).selectOption('storefront/web/storefront');
     const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
@@ -241,7 +241,17 @@ describeBrowser('Workspace page', () => {
     await expect
       .poll(() => canvas.evaluate((el) => Number(el.getAttribute('data-nodes'))))
       .toBeGreaterThan(4);
-    await ui.screenshot(page, 'workspace-component-graph');
+    await ui.screenshot(page, 'workspace-component-graph-dark');
+    // The theme toggle repaints the canvas in the other palette (the canvas reads the page's colours).
+    const lineColour = () =>
+      canvas.evaluate((el) => {
+        const cy = (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy;
+        return cy.edges('.declared').first().style('line-color') as string;
+      });
+    const dark = await lineColour();
+    await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+    await expect.poll(lineColour).not.toBe(dark);
+    expect(dark).toBe('rgb(127,176,255)'); // --accent, dark side
   });
 
   it('keyboard: the view tabs move with the arrow keys, keep focus, and change the address', async () => {
