@@ -148,14 +148,12 @@ async function filterTimings(browser, base) {
     }
     return out;
   }, QUERIES);
-  // Real key presses, measured by the browser's Event Timing (input to next paint; only events over 16 ms are
-  // reported): how many keystrokes missed a frame.
+  // Real key presses, measured by the browser's Event Timing: from the key to the next paint (it includes the wait
+  // for the next frame, so up to 16 ms of it is not work; only presses over 16 ms are reported at all).
   await page.evaluate(() => {
     window.__slow = [];
     new PerformanceObserver((l) => {
-      for (const e of l.getEntries())
-        if (e.name === 'keydown' || e.name === 'keypress' || e.name === 'input')
-          window.__slow.push(e.duration);
+      for (const e of l.getEntries()) if (e.name === 'keydown') window.__slow.push(e.duration);
     }).observe({ type: 'event', durationThreshold: 16, buffered: false });
   });
   const input = page.locator('#ws-filter-input');
@@ -249,8 +247,9 @@ runBench('ui-workspace', async ({ cleanup }) => {
       filter_keystroke_max_ms: round(Math.max(...f.script), 2),
       filter_goal_ms: 16,
       typed_keys: f.keys,
-      typed_events_over_16ms: f.slow.length,
-      typed_slowest_event_ms: f.slow.length ? Math.max(...f.slow) : null,
+      typed_keys_to_paint_over_16ms: f.slow.length,
+      typed_keys_to_paint_over_50ms: f.slow.filter((d) => d > 50).length,
+      typed_key_to_paint_max_ms: f.slow.length ? Math.max(...f.slow) : null,
       first_page_js: jsSizes([...firstPage]),
       graph_view_js: jsSizes(graphOnly),
       node: process.version,

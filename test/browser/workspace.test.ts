@@ -47,7 +47,7 @@ async function filter(page: Page, text: string): Promise<string[]> {
 describeBrowser('Workspace page', () => {
   const ui = useBrowser({ env: { HUB_CONFIG_DIR: userDir } });
 
-  it('Repositories: every repo with project, path, presence, git state and tags; no console error', async () => {
+  it('Repositories: every repo with project, path, presence, git state, tags and open actions; no console error', async () => {
     const page = await ui.open('/workspace');
     await settled(page);
     const table = page.getByRole('region', { name: 'Repositories' });
@@ -136,7 +136,10 @@ describeBrowser('Workspace page', () => {
     await settled(page);
     const identity = join(ui.root, 'platform', 'identity');
     const request = page.waitForRequest((r) => r.url().endsWith('/v3/ops/open') && r.method() === 'POST');
-    await page.getByRole('button', { name: 'Open platform/identity in the configured editor' }).click();
+    await page
+      .getByRole('row', { name: /platform\/identity/ })
+      .getByRole('button', { name: 'Open in the configured editor' })
+      .click();
     expect((await request).postDataJSON()).toEqual({ path: identity });
     await page.getByRole('status').getByText(`Opened platform/identity with ${editor}`).waitFor();
     await expect.poll(() => existsSync(argvFile)).toBe(true);

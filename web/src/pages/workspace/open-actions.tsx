@@ -78,12 +78,14 @@ export function RowOpenActions({
         className="ws-open__default"
         onClick={() => onOpen(row)}
         disabled={pending}
-        aria-label={`Open ${row.id} in the configured editor`}
+        // Short names: the row says which repository (a cell's name must not repeat the repository's id).
+        aria-label="Open in the configured editor"
+        title={`Open ${row.id} in the configured editor (POST /v3/ops/open)`}
       >
         {pending ? 'Opening…' : 'Open'}
       </button>
       {links.map((l) => (
-        <a key={l.id} href={l.href} aria-label={`Open ${row.id} in ${l.label}`}>
+        <a key={l.id} href={l.href} title={`Open ${row.id} in ${l.label}`}>
           {l.label}
         </a>
       ))}

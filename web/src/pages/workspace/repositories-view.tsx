@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Link } from 'wouter';
 import type { GitIndex } from '../../api/workspace-page';
 import { type Column, VirtualTable } from '../../components/virtual-table';
+import { OpenStatus, RowOpenActions, useOpenAction } from './open-actions';
 import { GitCell, Presence, TagList } from './repo-cells';
 import type { RepoIndex, WorkspaceRow } from './repo-index';
 
@@ -40,25 +41,32 @@ export function RepositoriesView({
   onRefresh: () => void;
 }) {
   const counts = useMemo(() => countGit(git), [git]);
+  const { open, outcome, pending, clear } = useOpenAction();
   const columns = useMemo<Column<WorkspaceRow>[]>(
     () => [
       {
         key: 'repo',
         header: 'Repository',
-        width: '14rem',
+        width: '11rem',
         render: (r) => (
           <Link href={`/explorer?repo=${encodeURIComponent(r.id)}`} title={r.description ?? undefined}>
             {r.repo}
           </Link>
         ),
       },
-      { key: 'project', header: 'Project', width: '11rem', render: (r) => r.project },
+      { key: 'project', header: 'Project', width: '9rem', render: (r) => r.project },
       { key: 'path', header: 'Path', render: (r) => <code title={r.absPath ?? r.path}>{r.path}</code> },
-      { key: 'presence', header: 'Presence', width: '7rem', render: (r) => <Presence row={r} /> },
-      { key: 'git', header: 'Git', width: '15rem', render: (r) => <GitCell row={r} git={git} /> },
+      { key: 'presence', header: 'Presence', width: '6.5rem', render: (r) => <Presence row={r} /> },
+      { key: 'git', header: 'Git', width: '11rem', render: (r) => <GitCell row={r} git={git} /> },
       { key: 'tags', header: 'Tags', render: (r) => <TagList tags={r.mergedTags} /> },
+      {
+        key: 'open',
+        header: 'Open',
+        width: '14rem',
+        render: (r) => <RowOpenActions row={r} onOpen={open} pending={pending === r.id} />,
+      },
     ],
-    [git],
+    [git, open, pending],
   );
   return (
     <div className="ws-repos">
@@ -93,6 +101,7 @@ export function RepositoriesView({
           Refresh
         </button>
       </div>
+      <OpenStatus outcome={outcome} onClear={clear} />
       <VirtualTable
         label="Repositories"
         rows={index.rows}
