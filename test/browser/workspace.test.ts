@@ -223,6 +223,19 @@ describeBrowser('Workspace page', () => {
     await details.getByRole('button', { name: 'platform/identity' }).first().click();
     await details.getByRole('heading', { name: /identity/ }).waitFor();
     await ui.screenshot(page, 'workspace-graph-details');
+    // The canvas takes the keyboard: + zooms in, 0 fits again, Escape clears the selection.
+    const zoom = () =>
+      canvas.evaluate((el) =>
+        (el as unknown as { _cyreg: { cy: import('cytoscape').Core } })._cyreg.cy.zoom(),
+      );
+    const fitted = await zoom();
+    await canvas.focus();
+    await page.keyboard.press('+');
+    expect(await zoom()).toBeCloseTo(fitted * 1.25, 5);
+    await page.keyboard.press('0');
+    expect(await zoom()).toBeCloseTo(fitted, 5);
+    await page.keyboard.press('Escape');
+    await page.waitForURL((u) => !u.searchParams.has('node'));
   });
 
   it('Graph: the component graph of a chosen component', async () => {
