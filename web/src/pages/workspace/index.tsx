@@ -1,7 +1,7 @@
 // The Workspace page: the toolbar toggle Repositories, Explorer, Search, Graph, each view at its own address
 // (/workspace, /workspace/explorer, /workspace/search, /workspace/graph) so it can be linked. The repository
 // index is loaded once for the page and shared by the views; the graph view (cytoscape) loads on first use.
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { ErrorBanner } from '../../components/error-banner';
 import { Loading } from '../../components/loading';
@@ -53,7 +53,7 @@ export default function WorkspacePage() {
   };
 
   const needsIndex = view === 'repositories' || view === 'explorer';
-  let body: React.ReactNode;
+  let body: ReactNode;
   if (needsIndex && list.isError)
     body = <ErrorBanner error={list.error} onRetry={() => void list.refetch()} />;
   else if (needsIndex && !index) body = <Loading label="Loading repositories…" />;
