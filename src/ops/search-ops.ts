@@ -47,5 +47,9 @@ export const search = defineOp({
           ),
   },
   mcp: { tool: 'hub_repo_search' },
-  http: [{ method: 'GET', route: '/v1/repos/search', input: 'query' }],
+  // /v1 is `hub api serve`'s; `hub web serve` (v2, v3) serves the same operation for the browser UI's Search.
+  http: [
+    { method: 'GET', route: '/v1/repos/search', input: 'query' },
+    { method: 'GET', route: '/v2/workspace/search', input: 'query' },
+  ],
 });

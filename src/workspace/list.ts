@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { type Catalog, type Checkouts, checkoutsOf } from '../catalog/index.js';
+import { type Catalog, type Checkouts, checkoutsOf, normalizeTags } from '../catalog/index.js';
 
 export const LIST_DEFAULT_LIMIT = 80;
 export const LIST_MAX_LIMIT = 5000;
@@ -24,7 +24,13 @@ export interface WorkspaceList {
   limit: number;
   truncated: boolean;
   next_offset: number | null;
-  projects: Array<{ name: string; description: string | null; repo_count: number }>;
+  /** Projects in scope; `tags` are the project's own (a repo's `tags` are its own: merge them with the repo's winning). */
+  projects: Array<{
+    name: string;
+    description: string | null;
+    repo_count: number;
+    tags: Record<string, string | number | boolean>;
+  }>;
   repos: ListRow[];
   /** The workspace object (name, description, root, manifest, profile, instructions), only when asked for. */
   workspace?: Record<string, unknown>;
@@ -63,6 +69,7 @@ export function workspaceList(catalog: Catalog, opts: ListOptions = {}): Workspa
       name,
       description: declared.get(name)?.description ?? null,
       repo_count: n,
+      tags: normalizeTags(declared.get(name)?.tags),
     })),
     repos: page.map((r) => {
       const exists = checkouts.of(r).state === 'present';

@@ -110,7 +110,9 @@ describe('workspace list', () => {
     expect(rest.next_offset).toBeNull();
     expect(rest.workspace).toMatchObject({ name: 'demo', kind: 'workspace' });
     expect(workspaceList(catalog, { project: 'storefront' }).projects).toEqual([
-      { name: 'storefront', description: 'The shop customers see.', repo_count: 2 },
+      { name: 'storefront', description: 'The shop customers see.', repo_count: 2, tags: {} },
     ]);
+    // Project tags ride along, so a reader can merge them under the repo's own (the UI's `tag:` filter does).
+    expect(page.projects.find((p) => p.name === 'platform')?.tags).toEqual({ team: 'platform' });
   });
 });

@@ -137,7 +137,8 @@ describeBrowser('UI shell', () => {
     const page = await ui.open('about:blank');
     let calls = 0;
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname === '/v2/workspace/repos') calls++;
+      // The Workspace page's rows come from the workspace list (ui-workspace).
+      if (new URL(r.url()).pathname === '/v2/workspace/list') calls++;
     });
     await page.goto(`${server.base}/workspace`);
     const banner = page.getByRole('alert');
