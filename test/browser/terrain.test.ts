@@ -35,6 +35,7 @@ interface TerrainDebug {
   frames: number;
   selected: string | null;
   webgl: boolean;
+  drawMode: 'instanced' | 'merged';
   background: string;
   layers: Record<(typeof LAYERS)[number], LayerDebug>;
 }
@@ -90,42 +91,48 @@ const demoRoot = (() => {
 describeBrowser('Repository Terrain page (demo)', () => {
   const ui = useBrowser({ root: demoRoot });
 
-  it('asks for detail=manifest before detail=enriched and draws a tile per repository, every layer in one draw call', async () => {
-    const requests: string[] = [];
-    const record = (r: Request) => {
-      if (r.url().includes('/v3/ops/terrain')) requests.push(r.url());
-    };
-    ui.context.on('request', record);
-    try {
-      const page = await ui.open('/terrain');
-      const t = await enriched(page);
-      const details = requests.map((u) => new URL(u).searchParams.get('detail'));
-      expect(details[0]).toBe('manifest');
-      expect(details.indexOf('enriched')).toBeGreaterThan(details.lastIndexOf('manifest'));
-      expect(t.webgl).toBe(true);
-      expect(t.total).toBe(6);
-      expect(t.tiles).toBe(6);
-      expect(t.layers.synced.instances).toBe(6);
-      // varyDemo: identity (uncommitted), gateway (feature branch), catalog (conflict) bulge; cloud-infra is behind.
-      expect(t.layers.bulge.instances).toBe(3);
-      expect(t.layers.depression.instances).toBe(1);
-      expect(t.layers.cracks.instances).toBe(1);
-      expect(t.layers.branch.instances).toBe(5);
-      for (const id of LAYERS) {
-        expect(t.layers[id].drawCalls, id).toBe(1);
-        expect(t.layers[id].instances, id).toBeGreaterThan(0);
+  // Instanced layers (a GPU) and merged buffers (software WebGL, this browser's default): both one call a layer.
+  it.each(['instanced', 'merged'] as const)(
+    'asks for detail=manifest before detail=enriched and draws a tile per repository, every layer in one draw call (%s)',
+    async (draw) => {
+      const requests: string[] = [];
+      const record = (r: Request) => {
+        if (r.url().includes('/v3/ops/terrain')) requests.push(r.url());
+      };
+      ui.context.on('request', record);
+      try {
+        const page = await ui.open(`/terrain?draw=${draw}`);
+        const t = await enriched(page);
+        expect(t.drawMode).toBe(draw);
+        const details = requests.map((u) => new URL(u).searchParams.get('detail'));
+        expect(details[0]).toBe('manifest');
+        expect(details.indexOf('enriched')).toBeGreaterThan(details.lastIndexOf('manifest'));
+        expect(t.webgl).toBe(true);
+        expect(t.total).toBe(6);
+        expect(t.tiles).toBe(6);
+        expect(t.layers.synced.instances).toBe(6);
+        // varyDemo: identity (uncommitted), gateway (feature branch), catalog (conflict) bulge; cloud-infra is behind.
+        expect(t.layers.bulge.instances).toBe(3);
+        expect(t.layers.depression.instances).toBe(1);
+        // One conflicted checkout, cracked on its lid and on top of its bulge.
+      expect(t.layers.cracks.instances).toBe(2);
+        expect(t.layers.branch.instances).toBe(5);
+        for (const id of LAYERS) {
+          expect(t.layers[id].drawCalls, id).toBe(1);
+          expect(t.layers[id].instances, id).toBeGreaterThan(0);
+        }
+        // Ten layers and the ground plates; nothing selected, so no selection outline.
+        expect(t.drawCalls).toBe(11);
+        expect(await page.getByRole('listbox').getByRole('option').count()).toBe(6);
+        await expect
+          .poll(() => page.getByRole('status').first().textContent())
+          .toMatch(/6 repositories, git state read/);
+        await ui.screenshot(page, draw === 'merged' ? 'terrain' : 'terrain-instanced');
+      } finally {
+        ui.context.off('request', record);
       }
-      // Ten layers and the ground plates; nothing selected, so no selection outline.
-      expect(t.drawCalls).toBe(11);
-      expect(await page.getByRole('listbox').getByRole('option').count()).toBe(6);
-      await expect
-        .poll(() => page.getByRole('status').first().textContent())
-        .toMatch(/6 repositories, git state read/);
-      await ui.screenshot(page, 'terrain');
-    } finally {
-      ui.context.off('request', record);
-    }
-  });
+    },
+  );
 
   it('turning each layer off removes its draw call and changes the picture; on again brings it back', async () => {
     const page = await ui.open('/terrain');
@@ -149,40 +156,43 @@ describeBrowser('Repository Terrain page (demo)', () => {
     await expect.poll(async () => (await debug(page)).drawCalls).toBe(before.drawCalls);
   });
 
-  it('clicking a tile (a raycast on the instanced tiles) opens its card: id, project, path, git, CI, owner, agent, dependencies', async () => {
-    const page = await ui.open('/terrain');
-    await enriched(page);
-    const at = await page.evaluate(() =>
-      (
-        window as unknown as { __hubTerrain: { locate(id: string): { x: number; y: number } | null } }
-      ).__hubTerrain.locate('repo:platform/identity'),
-    );
-    expect(at).not.toBeNull();
-    await page.mouse.click(at!.x, at!.y);
-    const card = page.getByRole('complementary', { name: 'platform/identity' });
-    await card.waitFor();
-    const text = (await card.textContent()) ?? '';
-    for (const want of [
-      'platform/identity',
-      'platform',
-      'on main (default)',
-      '3 uncommitted',
-      'declared and found',
-      'identity',
-      'ready',
-      'storefront/web',
-      'platform/gateway',
-    ]) {
-      expect(text, want).toContain(want);
-    }
-    expect((await debug(page)).selected).toBe('repo:platform/identity');
-    // One more draw call: the selection outline.
-    expect((await debug(page)).drawCalls).toBe(12);
-    // A dependency in the card selects the other end.
-    await card.getByRole('button', { name: 'storefront/web' }).click();
-    await page.getByRole('complementary', { name: 'storefront/web' }).waitFor();
-    await ui.screenshot(page, 'terrain-card');
-  });
+  it.each(['instanced', 'merged'] as const)(
+    'clicking a tile (a raycast: instanceId or faceIndex back to the tile) opens its card: id, project, path, git, CI, owner, agent, dependencies (%s)',
+    async (draw) => {
+      const page = await ui.open(`/terrain?draw=${draw}`);
+      await enriched(page);
+      const at = await page.evaluate(() =>
+        (
+          window as unknown as { __hubTerrain: { locate(id: string): { x: number; y: number } | null } }
+        ).__hubTerrain.locate('repo:platform/identity'),
+      );
+      expect(at).not.toBeNull();
+      await page.mouse.click(at!.x, at!.y);
+      const card = page.getByRole('complementary', { name: 'platform/identity' });
+      await card.waitFor();
+      const text = (await card.textContent()) ?? '';
+      for (const want of [
+        'platform/identity',
+        'platform',
+        'on main (default)',
+        '3 uncommitted',
+        'declared and found',
+        'identity',
+        'ready',
+        'storefront/web',
+        'platform/gateway',
+      ]) {
+        expect(text, want).toContain(want);
+      }
+      expect((await debug(page)).selected).toBe('repo:platform/identity');
+      // One more draw call: the selection outline.
+      expect((await debug(page)).drawCalls).toBe(12);
+      // A dependency in the card selects the other end.
+      await card.getByRole('button', { name: 'storefront/web' }).click();
+      await page.getByRole('complementary', { name: 'storefront/web' }).waitFor();
+      if (draw === 'merged') await ui.screenshot(page, 'terrain-card');
+    },
+  );
 
   it('works by keyboard: the repository list selects, arrows move between tiles, Enter opens the card, Escape clears', async () => {
     const page = await ui.open('/terrain');

@@ -9,7 +9,7 @@ import { TerrainCard } from './card';
 import { LayerPanel } from './layer-panel';
 import { ALL_LAYERS_ON, type LayerState } from './layers';
 import type { LayoutMode } from './layout';
-import { buildModel } from './model';
+import { buildModel, type TerrainModel } from './model';
 import { RepoList } from './repo-list';
 import type { SceneDebug } from './scene';
 import { usePalette } from './use-palette';
@@ -26,9 +26,20 @@ export default function TerrainPage() {
   const cardHeading = useRef<HTMLHeadingElement>(null);
   const palette = usePalette(stage);
   const debugRead = useRef<(() => SceneDebug) | null>(null);
+  // performance.now() of the first frame with the manifest's tiles and of the first with every enriched row.
+  const marks = useRef<{ firstTiles: number | null; enriched: number | null }>({
+    firstTiles: null,
+    enriched: null,
+  });
+  const onDrawn = useCallback((m: TerrainModel) => {
+    if (m.tiles.length === 0) return;
+    marks.current.firstTiles ??= performance.now();
+    if (m.detail === 'enriched') marks.current.enriched ??= performance.now();
+  }, []);
 
   const model = useMemo(
-    () => (data ? buildModel(data.nodes, data.dependencies, data.regions, palette, layout) : null),
+    () =>
+      data ? buildModel(data.nodes, data.dependencies, data.regions, palette, layout, data.detail) : null,
     [data, palette, layout],
   );
   const selected = selectedId !== null && model ? (model.index.get(selectedId) ?? null) : null;
@@ -67,6 +78,7 @@ export default function TerrainPage() {
         const { index, ...rest } = snapshot.current;
         return Object.freeze({
           ...rest,
+          marks: { ...marks.current },
           webgl: scene !== null,
           ...(scene ?? {}),
           /** Client coordinates of a repository's tile (`repo:<project>/<repo>`), for a test to click. */
@@ -128,6 +140,7 @@ export default function TerrainPage() {
             onDebug={onDebug}
             label={`Terrain of ${data?.total ?? 0} repositories`}
             layout={layout}
+            onDrawn={onDrawn}
           />
           {node && data ? (
             <TerrainCard

@@ -49,6 +49,8 @@ export interface TerrainModel {
   labels: Label[];
   /** id -> tile index. */
   index: Map<string, number>;
+  /** Which rows it was built from (timing marks tell first tiles from enriched ones). */
+  detail: 'manifest' | 'enriched';
 }
 
 /** FNV-1a: a stable colour slot per owner key. */
@@ -130,6 +132,7 @@ export function buildModel(
   regions: readonly TerrainRegion[],
   p: Palette,
   layout: LayoutMode = 'server',
+  detail: 'manifest' | 'enriched' = 'manifest',
 ): TerrainModel {
   const placed = placeTiles(nodes, regions, layout);
   const tiles = nodes.map((n, i) => {
@@ -145,5 +148,5 @@ export function buildModel(
     const to = index.get(d.to_id);
     if (from !== undefined && to !== undefined && from !== to) arcs.push(describeArc(d, from, to, p));
   }
-  return { tiles, arcs, index, plates: placed.plates, labels: placed.labels };
+  return { tiles, arcs, index, plates: placed.plates, labels: placed.labels, detail };
 }

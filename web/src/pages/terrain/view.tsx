@@ -20,16 +20,36 @@ export interface ViewProps {
   label: string;
   /** A new layout re-frames the camera. */
   layout: string;
+  /** After the first frame that shows a model's tiles. */
+  onDrawn?(model: TerrainModel): void;
 }
 
-/** WebGL without creating a three.js renderer (which logs an error when it fails). */
-export function webglAvailable(): boolean {
+/**
+ * Probes WebGL without a three.js renderer (which logs an error when it fails): null when there is none, else
+ * whether it is a software rasteriser (SwiftShader, llvmpipe), where multisampling costs more than it shows.
+ */
+export function probeWebgl(): { software: boolean } | null {
   try {
     const canvas = document.createElement('canvas');
-    return Boolean(canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
+    const gl = (canvas.getContext('webgl2') ?? canvas.getContext('webgl')) as WebGLRenderingContext | null;
+    if (!gl) return null;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return { software: /swiftshader|llvmpipe|software|softpipe/i.test(name) };
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * Instanced layers on a GPU; merged buffers on software WebGL, where each instance of an instanced draw has a
+ * fixed cost (layer-mesh.ts). `?draw=instanced` or `?draw=merged` in the address chooses (tests use both).
+ */
+function drawOptions(software: boolean): { software: boolean; drawMode: 'instanced' | 'merged' } {
+  const asked = new URLSearchParams(window.location.search).get('draw');
+  const drawMode = asked === 'instanced' || asked === 'merged' ? asked : software ? 'merged' : 'instanced';
+  return { software, drawMode };
 }
 
 export function TerrainView({
@@ -42,18 +62,20 @@ export function TerrainView({
   onDebug,
   label,
   layout,
+  onDrawn,
 }: ViewProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const labels = useRef<HTMLDivElement>(null);
   const scene = useRef<TerrainScene | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'no-webgl' | 'failed'>('loading');
   const [hover, setHover] = useState<{ index: number; x: number; y: number } | null>(null);
-  const latest = useRef({ model, layers, palette, selected, onSelect });
-  latest.current = { model, layers, palette, selected, onSelect };
+  const latest = useRef({ model, layers, palette, selected, onSelect, onDrawn });
+  latest.current = { model, layers, palette, selected, onSelect, onDrawn };
   const fitted = useRef<string | null>(null);
 
   useEffect(() => {
-    if (!webglAvailable()) {
+    const gl = probeWebgl();
+    if (!gl) {
       setState('no-webgl');
       return;
     }
@@ -62,10 +84,17 @@ export function TerrainView({
       .then(({ TerrainScene }) => {
         if (disposed || !canvas.current || !labels.current) return;
         const l = latest.current;
-        const s = new TerrainScene(canvas.current, labels.current, l.palette, l.layers, {
-          onPick: (i) => latest.current.onSelect(i, false),
-          onHover: (i, x, y) => setHover(i === null ? null : { index: i, x, y }),
-        });
+        const s = new TerrainScene(
+          canvas.current,
+          labels.current,
+          l.palette,
+          l.layers,
+          drawOptions(gl.software),
+          {
+            onPick: (i) => latest.current.onSelect(i, false),
+            onHover: (i, x, y) => setHover(i === null ? null : { index: i, x, y }),
+          },
+        );
         scene.current = s;
         onDebug(() => s.debug());
         setState('ready');
@@ -82,7 +111,7 @@ export function TerrainView({
   useEffect(() => {
     if (state !== 'ready' || !model || !scene.current) return;
     const fit = fitted.current !== layout && model.tiles.length > 0;
-    scene.current.setModel(model, fit);
+    scene.current.setModel(model, fit, () => latest.current.onDrawn?.(model));
     if (fit) fitted.current = layout;
   }, [model, state, layout]);
   useEffect(() => scene.current?.setLayers(layers), [layers]);
