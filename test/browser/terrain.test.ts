@@ -115,7 +115,7 @@ describeBrowser('Repository Terrain page (demo)', () => {
         expect(t.layers.bulge.instances).toBe(3);
         expect(t.layers.depression.instances).toBe(1);
         // One conflicted checkout, cracked on its lid and on top of its bulge.
-      expect(t.layers.cracks.instances).toBe(2);
+        expect(t.layers.cracks.instances).toBe(2);
         expect(t.layers.branch.instances).toBe(5);
         for (const id of LAYERS) {
           expect(t.layers[id].drawCalls, id).toBe(1);
