@@ -2,7 +2,7 @@
 // checkouts are given local work, a feature branch, a remote they are behind, a merge conflict and an AGENTS.md
 // (varyDemo), so every layer has tiles. What is drawn is read from the page's read-only `window.__hubTerrain`.
 import { join } from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createDemo } from '../../examples/demo-workspace.mjs';
 import { createTempDir } from '../fixtures/index.js';
@@ -227,6 +227,28 @@ describeBrowser('Repository Terrain page (demo)', () => {
     const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(t.background.slice(i, i + 2), 16));
     expect((0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255).toBeLessThan(0.3);
     await ui.screenshot(page, 'terrain-dark');
+  });
+
+  it('keeps the manifest tiles and shows the error when the enriched answer fails', async () => {
+    ui.allowConsole(/status of 409/);
+    const refuse = (route: Route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'conflict', message: 'git is busy', details: {} } }),
+      });
+    await ui.context.route(/\/v3\/ops\/terrain\?.*detail=enriched/, refuse);
+    try {
+      const page = await ui.open('/terrain');
+      await page.getByRole('alert').getByText('git is busy').waitFor();
+      await expect.poll(() => page.locator('.terrain__status').textContent()).toMatch(/could not be read/);
+      const t = await debug(page);
+      expect(t.detail).toBe('manifest');
+      expect(t.tiles).toBe(6);
+      expect(t.layers.synced.drawCalls).toBe(1);
+    } finally {
+      await ui.context.unroute(/\/v3\/ops\/terrain\?.*detail=enriched/, refuse);
+    }
   });
 
   it('without WebGL says so and still lists every repository with its card', async () => {

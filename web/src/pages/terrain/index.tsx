@@ -98,7 +98,9 @@ export default function TerrainPage() {
     ? ''
     : data.detail === 'enriched'
       ? `${data.total} repositories, git state read · ${data.dependencies.length} dependency arcs`
-      : `${data.total} repositories from the manifest · reading git state ${data.enriched}/${data.total}…`;
+      : terrain.enriched.isError
+        ? `${data.total} repositories from the manifest · git state could not be read`
+        : `${data.total} repositories from the manifest · reading git state ${data.enriched}/${data.total}…`;
 
   return (
     <section className="terrain">
