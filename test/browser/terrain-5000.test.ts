@@ -2,7 +2,7 @@
 // team tags, declared CI, agent instructions, 200 declared relationships): 5,000 tiles, one draw call per layer,
 // picking at that size; then the same rows with every layer populated (fillLayers on the enriched answers, in
 // the browser's network layer) so all ten layers draw 5,000 tiles' worth of instances in ten calls.
-import type { Page, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../fixtures/index.js';
 import { describeBrowser, useBrowser } from './harness.js';
@@ -55,7 +55,14 @@ describeBrowser('Repository Terrain page (5,000 repositories)', () => {
   const ui = useBrowser({ root: ws.root });
   afterAll(() => removeTempDir(dir));
 
-  it('draws 5,000 tiles from the manifest, one draw call per layer, and picks a tile among them', async () => {
+  it('pages through the manifest then the enriched rows, draws 5,000 tiles with one draw call per layer, and picks a tile among them', async () => {
+    const asked: string[] = [];
+    const record = (r: Request) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/v3/ops/terrain')
+        asked.push(['detail', 'limit', 'offset'].map((k) => `${k}=${u.searchParams.get(k)}`).join('&'));
+    };
+    ui.context.on('request', record);
     const page = await ui.open('/terrain');
     const m = await drawn(page, 'manifest');
     expect(m.total).toBe(5000);
@@ -75,6 +82,15 @@ describeBrowser('Repository Terrain page (5,000 repositories)', () => {
 
     const e = await drawn(page, 'enriched');
     expect(e.tiles).toBe(5000);
+    ui.context.off('request', record);
+    // A small first page (tiles sooner), the rest in one; then the enriched rows in pages of 2,000.
+    expect(asked).toEqual([
+      'detail=manifest&limit=1000&offset=0',
+      'detail=manifest&limit=5000&offset=1000',
+      'detail=enriched&limit=2000&offset=0',
+      'detail=enriched&limit=2000&offset=2000',
+      'detail=enriched&limit=2000&offset=4000',
+    ]);
     await page.getByLabel('Layout').selectOption('blocks');
     await page.waitForFunction(() => (window as unknown as Hooked).__hubTerrain.frames > 0);
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -26,14 +26,19 @@ export default function TerrainPage() {
   const cardHeading = useRef<HTMLHeadingElement>(null);
   const palette = usePalette(stage);
   const debugRead = useRef<(() => SceneDebug) | null>(null);
-  // performance.now() of the first frame with the manifest's tiles and of the first with every enriched row.
-  const marks = useRef<{ firstTiles: number | null; enriched: number | null }>({
+  // performance.now() of the first frame with tiles (the first manifest page), with every repository's tile, and
+  // with every enriched row.
+  const marks = useRef<{ firstTiles: number | null; allTiles: number | null; enriched: number | null }>({
     firstTiles: null,
+    allTiles: null,
     enriched: null,
   });
+  const total = useRef(0);
+  total.current = data?.total ?? 0;
   const onDrawn = useCallback((m: TerrainModel) => {
     if (m.tiles.length === 0) return;
     marks.current.firstTiles ??= performance.now();
+    if (m.tiles.length >= total.current) marks.current.allTiles ??= performance.now();
     if (m.detail === 'enriched') marks.current.enriched ??= performance.now();
   }, []);
 

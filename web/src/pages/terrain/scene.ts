@@ -137,6 +137,8 @@ export class TerrainScene {
    *  runs after the first frame that shows them. */
   setModel(model: TerrainModel, fit: boolean, drawn?: () => void): void {
     if (drawn) this.afterFrame.push(drawn);
+    // More tiles (the next manifest page) while the camera is still where framing put it: frame them all.
+    const refit = fit || (this.rig.framed && model.tiles.length !== this.model?.tiles.length);
     this.model = model;
     if (model.tiles.length > this.capacity) this.createLayers(model.tiles.length);
     const near = model.tiles.map((t) => t.x * BEARING.x + t.z * BEARING.z);
@@ -145,7 +147,7 @@ export class TerrainScene {
     this.buildGround(model);
     this.labels.set(model.labels);
     this.layout();
-    if (fit) this.resetView();
+    if (refit) this.resetView();
     this.requestRender();
   }
 
