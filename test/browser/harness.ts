@@ -38,6 +38,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * Messages Chromium itself prints, not the page: with --disable-gpu, WebGL renders on SwiftShader and the
+ * software compositor reads every WebGL frame back, so the first WebGL page of a browser logs this performance
+ * note four times ("will no longer repeat"). It says nothing about the page under test.
+ */
+export const BROWSER_NOISE: readonly RegExp[] = [
+  /^\[\.WebGL-0x[0-9a-f]+\]GL Driver Message \(OpenGL, Performance, GL_CLOSE_PATH_NV, High\): GPU stall due to ReadPixels/,
+];
+
 /** Like `describe`, skipped with one clear line when Chromium is not installed (`.ci/run` installs it). */
 export function describeBrowser(name: string, fn: () => void): void {
   if (!CHROMIUM) {
@@ -112,7 +121,7 @@ export function useBrowser(opts: BrowserOptions = {}): BrowserUi {
   });
 
   afterEach(async () => {
-    const unexpected = collected.filter((i) => !allowed.some((re) => re.test(i.text)));
+    const unexpected = collected.filter((i) => ![...allowed, ...BROWSER_NOISE].some((re) => re.test(i.text)));
     collected = [];
     allowed = [];
     await Promise.all(pages.splice(0).map((p) => p.close().catch(() => {})));
