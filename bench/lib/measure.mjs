@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: process timing, medians, temp dirs, the one-JSON-object output rule.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +65,35 @@ export function timeInterleaved(cases, { runs, warmup = 3, label = 'runs' }) {
       },
     ]),
   );
+}
+
+/** Whether this run is the quick mode (`--quick` or BENCH_QUICK=1): small counts that prove the bench works. */
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+/**
+ * Runs a node command once like timeSpawn and also reports its peak resident set in MiB (`peak_rss_mb`), read
+ * from getrusage inside the child (bench/lib/report-rss.cjs is preloaded through NODE_OPTIONS): the largest peak of
+ * the node processes of its tree (they inherit NODE_OPTIONS); processes that are not node do not report.
+ */
+export function timeSpawnRss(command, args, opts = {}) {
+  const dir = createTempDir('hub-bench-rss-');
+  const file = join(dir, 'rss');
+  try {
+    const preload = `--require ${join(ROOT, 'bench', 'lib', 'report-rss.cjs')}`;
+    const base = opts.env ?? process.env;
+    const env = {
+      ...base,
+      NODE_OPTIONS: [base.NODE_OPTIONS, preload].filter(Boolean).join(' '),
+      HUB_BENCH_RSS_OUT: file,
+    };
+    const r = timeSpawn(command, args, { ...opts, env });
+    const kib = existsSync(file)
+      ? Math.max(...readFileSync(file, 'utf8').trim().split('\n').map(Number))
+      : Number.NaN;
+    return { ...r, peak_rss_mb: round(kib / 1024) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** `node <bin/hub> ...args` as a spawn case. */
