@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHub } from './run-hub.js';
 
-// Runs the built CLI, as users do, on hostile manifests: one clear line on stderr, exit 1, no stack trace.
+// Runs the built CLI (in the test daemon, the warm path users take) on hostile manifests: one clear line on stderr, exit 1, no stack trace.
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'hub');
 
 let dir: string;
 
@@ -21,10 +21,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function hub(file: string, args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, HUB_CACHE_DIR: 'off', HUB_AGENT_MODE: 'true' };
-  delete env.HUB_DEBUG;
-  const r = spawnSync(process.execPath, [BIN, '-c', file, ...args], { cwd: dir, env, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const r = runHub(['-c', file, ...args], { cwd: dir, env: { HUB_AGENT_MODE: 'true', HUB_DEBUG: '' } });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 const STACK_FRAME = /^\s+at /m;
