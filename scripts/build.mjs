@@ -34,7 +34,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: process.env.HUB_BUILD_NO_MINIFY !== '1',
+  minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',

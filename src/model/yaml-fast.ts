@@ -72,6 +72,10 @@ function coreSchema(): JsYaml.Schema {
   return schema;
 }
 
+const DOCUMENT_MARKER_RE = /^[ ]*(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
+
+const INDENT_TAB_RE = /^[ ]*\t/m;
+
 const EVENT = { DOCUMENT: 1, SEQUENCE: 2, MAPPING: 3, SCALAR: 4, ALIAS: 5, POP: 6 } as const;
 const NONE = -1;
 
@@ -92,13 +96,19 @@ export function fastYamlValue(
   opts: PrecheckOptions = {},
 ): { value: unknown } | undefined {
   const y = jsYaml();
+  // Document markers: the two parsers split `...` and repeated or indented `---` into documents differently;
+  // one `---` at the start of a line, starting the one document, is the only marker vouched for.
+  const markers = text.match(DOCUMENT_MARKER_RE);
+  if (markers && (markers.length > 1 || !markers[0]!.startsWith('---'))) return undefined;
+  // A tab in indentation: YAML forbids it and the two parsers forgive different cases of it.
+  if (INDENT_TAB_RE.test(text)) return undefined;
   let events: JsYaml.Event[];
   try {
     events = y.parseEvents(text, { maxDepth: Math.floor(limits.maxNodeDepth / 2) });
   } catch {
     return undefined;
   }
-  if (!withinLimits(text, events, limits, opts)) return undefined;
+  if (!withinLimits(text, events, limits, opts, markers?.length ?? 0)) return undefined;
   try {
     const docs = y.constructFromEvents(events, {
       source: text,
@@ -119,6 +129,7 @@ function withinLimits(
   events: JsYaml.Event[],
   limits: YamlLimits,
   opts: PrecheckOptions,
+  markers: number,
 ): boolean {
   const keyed = opts.keyedEntries ?? {};
   const keyedNames = Object.keys(keyed);
@@ -151,7 +162,8 @@ function withinLimits(
       continue;
     }
     if (e.type === EVENT.DOCUMENT) {
-      if (++documents > 1 || e.directives.length > 0) return false;
+      if (++documents > 1 || e.directives.length > 0 || e.explicitEnd) return false;
+      if (markers > 0 && !e.explicitStart) return false;
       continue;
     }
     if (++nodes > limits.maxNodes) return false;
