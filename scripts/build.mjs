@@ -38,8 +38,8 @@ const result = await build({
   sourcemap: 'linked',
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
-  // Loaded on first use through src/model/yaml-lib.ts, so a cached manifest read never evaluates it.
-  external: ['yaml'],
+  // Loaded on first use through src/model/yaml-lib.ts and yaml-fast.ts, so a cached manifest read never evaluates them.
+  external: ['yaml', 'js-yaml'],
   // commander is CommonJS: give the ESM bundle a require() it can call.
   banner: {
     js: "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);",

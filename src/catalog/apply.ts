@@ -15,22 +15,26 @@ export function appendComponents(catalog: Catalog, repo: CatalogRepo, drafts: Co
     );
   }
   if (drafts.length === 0) return;
-  editManifestFile(catalog.file.path, (doc) => {
-    const seq = ensureSeq(doc, [...repo.yamlPath!, 'components']) as unknown as {
-      items: Array<{ flow?: boolean }>;
-      add(v: unknown): void;
-    };
-    // A new item takes the style of the list's last one: `- { name: x, path: y }` stays one line.
-    const flow = Boolean(seq.items[seq.items.length - 1]?.flow);
-    for (const d of drafts) {
-      const entry = {
-        name: d.name,
-        path: d.path,
-        kind: d.kind,
-        ...(d.language ? { language: d.language } : {}),
+  editManifestFile(
+    catalog.file.path,
+    (doc) => {
+      const seq = ensureSeq(doc, [...repo.yamlPath!, 'components']) as unknown as {
+        items: Array<{ flow?: boolean }>;
+        add(v: unknown): void;
       };
-      const node = doc.createNode(entry, { flow });
-      seq.add(node);
-    }
-  });
+      // A new item takes the style of the list's last one: `- { name: x, path: y }` stays one line.
+      const flow = Boolean(seq.items[seq.items.length - 1]?.flow);
+      for (const d of drafts) {
+        const entry = {
+          name: d.name,
+          path: d.path,
+          kind: d.kind,
+          ...(d.language ? { language: d.language } : {}),
+        };
+        const node = doc.createNode(entry, { flow });
+        seq.add(node);
+      }
+    },
+    catalog.file.maxBytes,
+  );
 }

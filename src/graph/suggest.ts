@@ -99,7 +99,7 @@ export function applySuggestions(
   if (proposed.length === 0) return { written: [], validation_errors: [] };
   let plan: ReturnType<typeof planManifestEdit>;
   try {
-    plan = planManifestEdit(file.path, (doc) => appendRelationships(doc, proposed));
+    plan = planManifestEdit(file.path, (doc) => appendRelationships(doc, proposed), file.maxBytes);
   } catch (err) {
     const issues = (err as { details?: { issues?: ValidationProblem[] } }).details?.issues;
     if (!issues) throw err;

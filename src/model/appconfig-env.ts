@@ -10,6 +10,8 @@ interface EnvOverride {
   name: string;
   path: readonly [string, string] | readonly [string];
   secret?: boolean;
+  /** The key is a number: a variable of digits only is given to the schema as one. */
+  number?: boolean;
 }
 
 /** Every HUB_* variable that overrides a config key, in the order they are applied. */
@@ -21,6 +23,7 @@ export const APPCONFIG_ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'HUB_STATE_WORKSPACE_ID', path: ['state', 'workspace_id'] },
   { name: 'HUB_WORKSPACE_WORKTREES_PATH', path: ['workspace', 'worktrees_path'] },
   { name: 'HUB_WORKSPACE_CAMPAIGNS_PATH', path: ['workspace', 'campaigns_path'] },
+  { name: 'HUB_MANIFEST_MAX_BYTES', path: ['workspace', 'manifest_max_bytes'], number: true },
   { name: 'HUB_API_VERSION', path: ['api_version'] },
   { name: 'HUB_SERVER_TOKEN', path: ['server', 'token'], secret: true },
 ];
@@ -43,7 +46,7 @@ export function applyAppConfigEnv(data: Obj, env: AppConfigEnv): { config: AppCo
       if (!isObj(parent[seg])) parent[seg] = {};
       parent = parent[seg] as Obj;
     }
-    parent[o.path[o.path.length - 1]!] = value;
+    parent[o.path[o.path.length - 1]!] = o.number && /^[0-9]+$/.test(value) ? Number(value) : value;
     applied.push(o);
   }
   const parsed = AppConfigSchema.safeParse(merged);

@@ -49,6 +49,7 @@ workspace:
   ui_ignore_hidden: true
   worktrees_path: .worktrees/       # env HUB_WORKSPACE_WORKTREES_PATH; its basename is a reserved project name
   campaigns_path: _campaigns/       # env HUB_WORKSPACE_CAMPAIGNS_PATH; its basename is a reserved project name
+  # manifest_max_bytes: 8388608     # largest .hub.yml read (env HUB_MANIFEST_MAX_BYTES); raise only, user config only
 
 config:
   editor: code                      # command used by the open action

@@ -202,6 +202,14 @@ export const WorkspaceConfigSchema = z.strictObject({
     .min(1)
     .default('_campaigns/')
     .describe('Campaigns folder at the manifest root (env HUB_WORKSPACE_CAMPAIGNS_PATH); basename reserved.'),
+  manifest_max_bytes: z
+    .number()
+    .int()
+    .min(8 * 1024 * 1024)
+    .default(8 * 1024 * 1024)
+    .describe(
+      'Largest manifest (.hub.yml) hub reads, in bytes (env HUB_MANIFEST_MAX_BYTES); default 8 MiB, about 7,000 repositories of 10 components. It can only be raised: parse budgets (YAML nodes, tokens, depends_on entries) grow in proportion. Only the user config, --appconfig or the environment may set it, never a hub.config.yaml found in the workspace.',
+    ),
   allowed_outside_paths: z
     .array(z.string().min(1).refine(isAbsolute, 'must be an absolute path'))
     .default(() => [])

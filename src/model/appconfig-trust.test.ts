@@ -157,6 +157,7 @@ describe('trusted sources', () => {
       'merge.regenerate',
       'merge.validators',
       'workspace.allowed_outside_paths',
+      'workspace.manifest_max_bytes',
       'server.allowed_hosts',
     ]);
   });

@@ -25,6 +25,11 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     what: 'folders outside the workspace whose repositories hub may read',
   },
   {
+    key: 'workspace.manifest_max_bytes',
+    path: ['workspace', 'manifest_max_bytes'],
+    what: 'the manifest size limit (a cloned workspace would lift its own guard)',
+  },
+  {
     key: 'server.allowed_hosts',
     path: ['server', 'allowed_hosts'],
     what: 'Host names the HTTP server accepts besides loopback (its DNS-rebinding guard)',

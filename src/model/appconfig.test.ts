@@ -56,6 +56,7 @@ describe('defaults', () => {
         ui_ignore_hidden: true,
         worktrees_path: '.worktrees/',
         campaigns_path: '_campaigns/',
+        manifest_max_bytes: 8 * 1024 * 1024,
         allowed_outside_paths: [],
       },
       config: { editor: 'code' },

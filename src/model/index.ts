@@ -59,12 +59,13 @@ export {
   locateManifest,
   MANIFEST_FILENAME,
   type ManifestFile,
+  type ManifestReadOptions,
   parseManifestText,
   readManifestFile,
   throwIssues,
   zodIssues,
 } from './manifest-file.js';
-export { MANIFEST_LIMITS } from './manifest-limits.js';
+export { MANIFEST_LIMITS, manifestLimitsFor } from './manifest-limits.js';
 export { draftManifestText, type ManifestDraft } from './manifest-patch.js';
 export {
   type Component,
@@ -83,6 +84,14 @@ export {
   type Repo,
   type Tags,
 } from './manifest-schema.js';
+export {
+  DEFAULT_MANIFEST_MAX_BYTES,
+  MANIFEST_MAX_BYTES_ENV,
+  MANIFEST_MAX_BYTES_KEY,
+  manifestByteLimit,
+  manifestTooLarge,
+  suggestedManifestLimit,
+} from './manifest-size.js';
 export type { PatchFailure } from './patch-document.js';
 export {
   formatPointer,
@@ -112,6 +121,8 @@ export {
   readUtf8File,
   type SourceIssue,
   YAML_LIMITS,
+  type YamlLimits,
   type YamlSource,
+  yamlLimitsFor,
   yamlToJs,
 } from './yaml-source.js';

@@ -2,9 +2,10 @@ import type { Document, Node } from 'yaml';
 import { writeFileAtomicSync } from '../infra/index.js';
 import { findLegacyKeys } from './legacy.js';
 import { type ManifestFile, parseManifestText } from './manifest-file.js';
+import { DEFAULT_MANIFEST_MAX_BYTES, manifestTooLarge } from './manifest-size.js';
 import { yaml } from './yaml-lib.js';
 import { renderKeepingSource, sameJs, snapshotYaml } from './yaml-save.js';
-import { parseYamlSource, readUtf8File } from './yaml-source.js';
+import { parseYamlSource, readUtf8File, yamlLimitsFor } from './yaml-source.js';
 
 const LEGACY_KEYS: Record<string, string> = {
   from_endpoint: 'from',
@@ -51,9 +52,13 @@ export interface ManifestEditPlan {
  * normalized, lines the edit did not change keeping their bytes, the result parsed and schema-checked (a
  * ValidationError listing the issues when it fails). A caller that checks more before writing uses this.
  */
-export function planManifestEdit(path: string, edit: (doc: Document.Parsed) => void): ManifestEditPlan {
-  const text = readUtf8File(path, 'manifest');
-  const src = parseYamlSource(text, path, 'manifest');
+export function planManifestEdit(
+  path: string,
+  edit: (doc: Document.Parsed) => void,
+  maxBytes = DEFAULT_MANIFEST_MAX_BYTES,
+): ManifestEditPlan {
+  const text = readUtf8File(path, 'manifest', { maxBytes, tooLarge: manifestTooLarge });
+  const src = parseYamlSource(text, path, 'manifest', { limits: yamlLimitsFor(maxBytes) });
   const before = snapshotYaml(text, src.doc);
   edit(src.doc);
   normalizeLegacyInDocument(src.doc);
@@ -61,7 +66,8 @@ export function planManifestEdit(path: string, edit: (doc: Document.Parsed) => v
   let checked: { text: string; file: ManifestFile } | undefined;
   const next = renderKeepingSource(before, src.doc, (candidate) => {
     try {
-      const file = parseManifestText(candidate, path);
+      // The Document path: the check compares the candidate's Document with the edited one.
+      const file = parseManifestText(candidate, path, { maxBytes, documentOnly: true });
       if (!file.source || !sameJs(file.source.doc, src.doc)) return false;
       checked = { text: candidate, file };
       return true;
@@ -69,7 +75,7 @@ export function planManifestEdit(path: string, edit: (doc: Document.Parsed) => v
       return false;
     }
   });
-  const file = checked?.text === next ? checked.file : parseManifestText(next, path);
+  const file = checked?.text === next ? checked.file : parseManifestText(next, path, { maxBytes });
   return { before: text, text: next, file };
 }
 
@@ -77,8 +83,12 @@ export function planManifestEdit(path: string, edit: (doc: Document.Parsed) => v
  * Edits the manifest on disk through the YAML Document API, normalizes legacy spellings, re-validates the result
  * and writes it atomically; lines the edit did not change keep their bytes. Nothing is written on failure.
  */
-export function editManifestFile(path: string, edit: (doc: Document.Parsed) => void): ManifestFile {
-  const plan = planManifestEdit(path, edit);
+export function editManifestFile(
+  path: string,
+  edit: (doc: Document.Parsed) => void,
+  maxBytes = DEFAULT_MANIFEST_MAX_BYTES,
+): ManifestFile {
+  const plan = planManifestEdit(path, edit, maxBytes);
   if (plan.text !== plan.before) writeFileAtomicSync(path, plan.text);
   return plan.file;
 }

@@ -3,15 +3,19 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
-import { MANIFEST_LIMITS, manifestLimitIssue } from './manifest-limits.js';
+import { manifestLimitIssue, manifestLimitsFor } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
+import { DEFAULT_MANIFEST_MAX_BYTES, manifestByteLimit, manifestTooLarge } from './manifest-size.js';
+import { fastYamlValue } from './yaml-fast.js';
 import {
   formatPath,
+  type PrecheckOptions,
   parseYamlSource,
   positionOf,
   readUtf8File,
   type SourceIssue,
   type YamlSource,
+  yamlLimitsFor,
   yamlToJs,
 } from './yaml-source.js';
 
@@ -24,8 +28,23 @@ export interface ManifestFile {
   root: string;
   manifest: Manifest;
   legacy: LegacyRename[];
-  /** Present when the file was parsed in this process (absent on a cache hit); gives line numbers. */
+  /**
+   * The `yaml` Document of the text read in this process (absent on a cache hit), for line numbers. After a fast
+   * read it is parsed on first access, so a valid manifest never pays for it.
+   */
   source?: YamlSource;
+  /** The size limit the file was read under (edits write it back under the same limit). */
+  maxBytes?: number;
+}
+
+export interface ManifestReadOptions {
+  /**
+   * The size limit in bytes the text is held to (its parse budgets grow with it); default 8 MiB. For a file, a
+   * function of its size: asked only when the file is larger than the default (see manifestByteLimit).
+   */
+  maxBytes?: number;
+  /** Parse with the `yaml` Document API only (an edit compares Documents); default: the fast reader first. */
+  documentOnly?: boolean;
 }
 
 /** Finds the manifest: an explicit path, else `.hub.yml` in `cwd` or its nearest ancestor. */
@@ -95,13 +114,20 @@ export function throwIssues(file: string, issues: SourceIssue[], what = 'manifes
 }
 
 /** Parses and schema-checks manifest text; throws ValidationError with every issue and its line. */
-export function parseManifestText(text: string, path: string): ManifestFile {
-  // The depends_on total is counted in the lexer pass too, so a dense graph is refused before it is parsed.
-  const src = parseYamlSource(text, path, 'manifest', {
-    keyedEntries: {
-      depends_on: { total: MANIFEST_LIMITS.maxDependsOnTotal, rule: 'max_depends_on_total' },
-    },
-  });
+export function parseManifestText(text: string, path: string, opts: ManifestReadOptions = {}): ManifestFile {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MANIFEST_MAX_BYTES;
+  // The depends_on total is counted in the structural pass too, so a dense graph is refused before it is built.
+  const limits = manifestLimitsFor(maxBytes);
+  const precheck: PrecheckOptions = {
+    limits: yamlLimitsFor(maxBytes),
+    keyedEntries: { depends_on: { total: limits.maxDependsOnTotal, rule: 'max_depends_on_total' } },
+  };
+  if (!opts.documentOnly) {
+    const fast = readFast(text, path, maxBytes, precheck);
+    if (fast) return fast;
+  }
+  // The Document path: exact errors with lines (a manifest the fast reader did not vouch for lands here).
+  const src = parseYamlSource(text, path, 'manifest', precheck);
   const data = yamlToJs(src, 'manifest') ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) {
     throwIssues(path, [
@@ -109,15 +135,71 @@ export function parseManifestText(text: string, path: string): ManifestFile {
     ]);
   }
   // Before the schema and the catalog: what they cost grows with these counts.
-  const over = manifestLimitIssue(data, src);
+  const over = manifestLimitIssue(data, src, limits);
   if (over) throwIssues(path, [over]);
   const legacy = findLegacyKeys(data);
   const parsed = ManifestSchema.safeParse(data);
   if (!parsed.success) throwIssues(path, zodIssues(parsed.error, src));
-  return { path, root: dirname(path), manifest: parsed.data, legacy, source: src };
+  return { path, root: dirname(path), manifest: parsed.data, legacy, source: src, maxBytes };
 }
 
-/** Reads and parses a manifest file (no cache). */
-export function readManifestFile(path: string): ManifestFile {
-  return parseManifestText(readUtf8File(path, 'manifest'), path);
+/**
+ * The fast read (js-yaml, no Document): the manifest when it parses, meets every limit and passes the schema;
+ * undefined on anything else, so that the Document path reports it with lines. The Document is then parsed
+ * only if a caller asks for `source` (a catalog rule that failed and wants its line).
+ */
+function readFast(
+  text: string,
+  path: string,
+  maxBytes: number,
+  precheck: PrecheckOptions,
+): ManifestFile | undefined {
+  const fast = fastYamlValue(text, precheck.limits!, precheck);
+  if (!fast) return undefined;
+  const data = fast.value ?? {};
+  if (typeof data !== 'object' || Array.isArray(data)) return undefined;
+  if (manifestLimitIssue(data, undefined, manifestLimitsFor(maxBytes))) return undefined;
+  const parsed = ManifestSchema.safeParse(data);
+  if (!parsed.success) return undefined;
+  const file: ManifestFile = {
+    path,
+    root: dirname(path),
+    manifest: parsed.data,
+    legacy: findLegacyKeys(data),
+    maxBytes,
+  };
+  let source: YamlSource | undefined;
+  let parsedSource = false;
+  Object.defineProperty(file, 'source', {
+    enumerable: false,
+    configurable: true,
+    get() {
+      if (!parsedSource) {
+        parsedSource = true;
+        try {
+          source = parseYamlSource(text, path, 'manifest', precheck);
+        } catch {
+          source = undefined;
+        }
+      }
+      return source;
+    },
+  });
+  return file;
+}
+
+/**
+ * Reads and parses a manifest file (no cache). `configured` gives the configured size limit; it is asked only
+ * for a file larger than the default.
+ */
+export function readManifestFile(path: string, configured?: () => number): ManifestFile {
+  let limit = DEFAULT_MANIFEST_MAX_BYTES;
+  const text = readUtf8File(path, 'manifest', {
+    maxBytes: (size) => {
+      limit = manifestByteLimit(size, configured);
+      return limit;
+    },
+    tooLarge: manifestTooLarge,
+  });
+  return parseManifestText(text, path, { maxBytes: limit });
 }

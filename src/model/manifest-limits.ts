@@ -16,6 +16,17 @@ export const MANIFEST_LIMITS = {
   maxDependsOnTotal: 250_000,
 } as const;
 
+export type ManifestLimits = { -readonly [K in keyof typeof MANIFEST_LIMITS]: number };
+
+/**
+ * The limits for a manifest read under a size limit of `maxBytes`: past the default 8 MiB the depends_on total
+ * (what validation and the graph walk grow with) grows in proportion, like the YAML node budget.
+ */
+export function manifestLimitsFor(maxBytes: number): ManifestLimits {
+  const f = Math.max(1, maxBytes / (8 * 1024 * 1024));
+  return { ...MANIFEST_LIMITS, maxDependsOnTotal: Math.ceil(MANIFEST_LIMITS.maxDependsOnTotal * f) };
+}
+
 type Path = Array<string | number>;
 type Obj = Record<string, unknown>;
 
@@ -26,7 +37,11 @@ const listAt = (o: Obj, key: string): unknown[] => (Array.isArray(o[key]) ? (o[k
  * The first limit the manifest's data breaks, as an issue with its path and line, or undefined. Shapes the schema
  * would refuse are skipped here: the schema reports them.
  */
-export function manifestLimitIssue(data: unknown, src: YamlSource | undefined): SourceIssue | undefined {
+export function manifestLimitIssue(
+  data: unknown,
+  src: YamlSource | undefined,
+  limits: ManifestLimits = MANIFEST_LIMITS,
+): SourceIssue | undefined {
   if (!isObject(data)) return undefined;
   const issue = (path: Path, rule: string, limit: number, message: string): SourceIssue => {
     const pos = src ? positionOf(src, path) : undefined;
@@ -57,13 +72,13 @@ export function manifestLimitIssue(data: unknown, src: YamlSource | undefined): 
   let total = 0;
   for (const group of groups) {
     const size = group.reduce((n, g) => n + g.list.length, 0);
-    if (size > MANIFEST_LIMITS.maxComponentsPerRepo) {
+    if (size > limits.maxComponentsPerRepo) {
       const at = group.find((g) => g.list.length > 0)!.at;
       return issue(
         at,
         'max_components_per_repo',
-        MANIFEST_LIMITS.maxComponentsPerRepo,
-        `${size} components in one repository; the limit is ${MANIFEST_LIMITS.maxComponentsPerRepo}`,
+        limits.maxComponentsPerRepo,
+        `${size} components in one repository; the limit is ${limits.maxComponentsPerRepo}`,
       );
     }
     for (const { list, at } of group) {
@@ -71,20 +86,20 @@ export function manifestLimitIssue(data: unknown, src: YamlSource | undefined): 
         const c = list[i];
         if (!isObject(c) || !Array.isArray(c.depends_on)) continue;
         const n = c.depends_on.length;
-        if (n > MANIFEST_LIMITS.maxDependsOn)
+        if (n > limits.maxDependsOn)
           return issue(
             [...at, i, 'depends_on'],
             'max_depends_on',
-            MANIFEST_LIMITS.maxDependsOn,
-            `${n} depends_on entries in one component; the limit is ${MANIFEST_LIMITS.maxDependsOn}`,
+            limits.maxDependsOn,
+            `${n} depends_on entries in one component; the limit is ${limits.maxDependsOn}`,
           );
         total += n;
-        if (total > MANIFEST_LIMITS.maxDependsOnTotal)
+        if (total > limits.maxDependsOnTotal)
           return issue(
             [...at, i, 'depends_on'],
             'max_depends_on_total',
-            MANIFEST_LIMITS.maxDependsOnTotal,
-            `more than ${MANIFEST_LIMITS.maxDependsOnTotal} depends_on entries in the manifest (this component's take it past the limit)`,
+            limits.maxDependsOnTotal,
+            `more than ${limits.maxDependsOnTotal} depends_on entries in the manifest (this component's take it past the limit)`,
           );
       }
     }

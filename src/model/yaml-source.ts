@@ -4,6 +4,16 @@ import { tryReadFileBounded, ValidationError } from '../infra/index.js';
 import { yaml } from './yaml-lib.js';
 
 /** Upper bounds that keep a hostile file from costing unbounded time or memory. */
+export interface YamlLimits {
+  maxBytes: number;
+  maxAliasCount: number;
+  maxNodeDepth: number;
+  maxTokens: number;
+  maxNodes: number;
+  maxItems: number;
+}
+
+/** The default bounds (a file of at most 8 MiB). */
 export const YAML_LIMITS = {
   maxBytes: 8 * 1024 * 1024,
   maxAliasCount: 100,
@@ -18,7 +28,23 @@ export const YAML_LIMITS = {
   maxNodes: 1_000_000,
   /** Entries of one list or map (a 5,000-repo project is 5,000); no real list comes near it. */
   maxItems: 100_000,
-} as const;
+} as const satisfies YamlLimits;
+
+/**
+ * The bounds for files of up to `maxBytes`: past the default size, the token and node budgets grow in proportion
+ * (a larger file the user allowed may hold proportionally more), while depth, aliases and entries per list stay
+ * fixed (no real file needs more of them as it grows).
+ */
+export function yamlLimitsFor(maxBytes: number): YamlLimits {
+  if (maxBytes <= YAML_LIMITS.maxBytes) return { ...YAML_LIMITS, maxBytes };
+  const f = maxBytes / YAML_LIMITS.maxBytes;
+  return {
+    ...YAML_LIMITS,
+    maxBytes,
+    maxTokens: Math.ceil(YAML_LIMITS.maxTokens * f),
+    maxNodes: Math.ceil(YAML_LIMITS.maxNodes * f),
+  };
+}
 
 export interface PrecheckOptions {
   /**
@@ -26,6 +52,8 @@ export interface PrecheckOptions {
    * (what the manifest's graph work grows with). Refused past `total`, with `rule`.
    */
   keyedEntries?: Readonly<Record<string, { total: number; rule: string }>>;
+  /** The bounds to hold the file to; YAML_LIMITS by default. */
+  limits?: YamlLimits;
 }
 
 export interface YamlSource {
@@ -43,22 +71,33 @@ export interface SourceIssue {
   rule: string;
 }
 
+export interface ReadUtf8Options {
+  /** The size limit in bytes (YAML_LIMITS.maxBytes by default), or a function of the file's size giving it. */
+  maxBytes?: number | ((size: number) => number);
+  /** The error for a file over the limit (default: one naming the file, its size and the limit). */
+  tooLarge?: (path: string, size: number, limit: number) => Error;
+}
+
 /** Reads a file as strict UTF-8 within the size limit; errors name the byte's line. */
-export function readUtf8File(path: string, what: string): string {
+export function readUtf8File(path: string, what: string, opts: ReadUtf8Options = {}): string {
   let size: number;
   try {
     size = statSync(path).size;
   } catch {
     throw new ValidationError(`${what} not found: ${path}`, { file: path, rule: 'exists' });
   }
-  if (size > YAML_LIMITS.maxBytes) {
-    throw new ValidationError(
-      `${what} ${path} is ${(size / 1_048_576).toFixed(1)} MiB; the limit is ${YAML_LIMITS.maxBytes / 1_048_576} MiB`,
-      { file: path, rule: 'max_size', size, limit: YAML_LIMITS.maxBytes },
+  const max = opts.maxBytes ?? YAML_LIMITS.maxBytes;
+  const limit = typeof max === 'number' ? max : max(size);
+  const tooLarge = (n: number) =>
+    opts.tooLarge?.(path, n, limit) ??
+    new ValidationError(
+      `${what} ${path} is ${(n / 1_048_576).toFixed(1)} MiB; the limit is ${limit / 1_048_576} MiB`,
+      { file: path, rule: 'max_size', size: n, limit },
     );
-  }
+  if (size > limit) throw tooLarge(size);
   // A regular file only, and the limit counted on the bytes read: a FIFO or /dev/zero stats as 0 bytes.
-  const read = tryReadFileBounded(path, { maxBytes: YAML_LIMITS.maxBytes });
+  const read = tryReadFileBounded(path, { maxBytes: limit });
+  if (!read.ok && read.rule === 'max_size') throw tooLarge(limit + 1);
   if (!read.ok)
     throw new ValidationError(`${what} ${path} cannot be read: ${read.reason}`, {
       file: path,
@@ -127,6 +166,7 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
   const blockKey: Array<string | undefined> = [];
   const flowKey: Array<string | undefined> = [];
   const keyed = opts.keyedEntries ?? {};
+  const L = opts.limits ?? YAML_LIMITS;
   const keyedTotals = new Map<string, number>();
   let lastScalar: string | undefined;
   let pendingKey: string | undefined;
@@ -163,7 +203,7 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
     if (!wasScalarText) count(startLine);
     if (type === 'comma' && flow > 0) {
       const top = flowItems.length - 1;
-      if (top >= 0 && ++flowItems[top]! > YAML_LIMITS.maxItems) tooMany(flowLine[top]!);
+      if (top >= 0 && ++flowItems[top]! > L.maxItems) tooMany(flowLine[top]!);
       if (top >= 0) entryOf(flowKey[top], flowLine[top]!);
     }
     if (type === 'comment' || type === 'directive-line' || type === 'comma') continue;
@@ -202,7 +242,7 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
         // Another entry of the collection at this column, or a new collection.
         const listOf = type === 'seq-item-ind' ? keyOfValue : undefined;
         if (top >= 0 && block[top] === startCol) {
-          if (++blockItems[top]! > YAML_LIMITS.maxItems) tooMany(blockLine[top]!);
+          if (++blockItems[top]! > L.maxItems) tooMany(blockLine[top]!);
           entryOf(blockKey[top], blockLine[top]!);
         } else pushBlock(startCol, startLine, listOf);
       } else if (pending) pushBlock(startCol, startLine, undefined);
@@ -220,8 +260,8 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
       entryOf(key, startLine);
       node(startLine);
     } else if (type === 'block-scalar-header') blockScalarBody = true;
-    if (block.length + flow > YAML_LIMITS.maxNodeDepth)
-      fail(`collections nested deeper than ${YAML_LIMITS.maxNodeDepth} levels`, 'max_depth', startLine);
+    if (block.length + flow > L.maxNodeDepth)
+      fail(`collections nested deeper than ${L.maxNodeDepth} levels`, 'max_depth', startLine);
   }
 
   function pushBlock(column: number, at: number, key: string | undefined): void {
@@ -256,31 +296,27 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
   }
 
   function node(at = line): void {
-    if (++nodes > YAML_LIMITS.maxNodes)
+    if (++nodes > L.maxNodes)
       fail(
-        `more than ${YAML_LIMITS.maxNodes} YAML nodes (values and collections) (max_nodes)`,
+        `more than ${L.maxNodes} YAML nodes (values and collections) (max_nodes)`,
         'max_nodes',
         at,
-        YAML_LIMITS.maxNodes,
+        L.maxNodes,
       );
   }
 
   function tooMany(at: number): never {
     return fail(
-      `the list or map starting here has more than ${YAML_LIMITS.maxItems} entries (max_items)`,
+      `the list or map starting here has more than ${L.maxItems} entries (max_items)`,
       'max_items',
       at,
-      YAML_LIMITS.maxItems,
+      L.maxItems,
     );
   }
 
   function count(at = line): void {
-    if (++tokens > YAML_LIMITS.maxTokens)
-      fail(
-        `more than ${YAML_LIMITS.maxTokens} YAML tokens (values, indicators, line breaks)`,
-        'max_tokens',
-        at,
-      );
+    if (++tokens > L.maxTokens)
+      fail(`more than ${L.maxTokens} YAML tokens (values, indicators, line breaks)`, 'max_tokens', at);
   }
 
   function advance(tok: string): void {

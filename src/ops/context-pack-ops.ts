@@ -64,7 +64,7 @@ function packDeps(ctx: OpContext): PackDeps {
     cache: openCommitCache(dir ? join(dir, 'commit-meta.json') : undefined),
     // Only a digest (tier 2) compares manifests: other packs never read the file again.
     manifestHash: () => {
-      manifestHash ??= sha256Hex(readManifestBytes(ws.file.path));
+      manifestHash ??= sha256Hex(readManifestBytes(ws.file.path, ws.file.maxBytes));
       return manifestHash;
     },
     counter: loadTokenCounter(),

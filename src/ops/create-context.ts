@@ -84,7 +84,12 @@ export function createContext(init: ContextInit): OpContext {
     progress: init.progress ?? (() => NO_PROGRESS),
     readStdin: init.readStdin,
     workspace() {
-      ws ??= loadWorkspace({ cwd: init.cwd, definition: init.definition, env: init.env });
+      ws ??= loadWorkspace({
+        cwd: init.cwd,
+        definition: init.definition,
+        env: init.env,
+        manifestMaxBytes: () => this.appConfig().config.workspace.manifest_max_bytes,
+      });
       return ws;
     },
     appConfig() {

@@ -1,16 +1,18 @@
-import { type Stats, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import { Catalog, validateCatalog } from '../catalog/index.js';
 import { readFileBounded, sha256Hex, ValidationError } from '../infra/index.js';
 import {
+  DEFAULT_MANIFEST_MAX_BYTES,
   decodeUtf8,
   type LegacyRename,
   locateManifest,
   ManifestCache,
   type ManifestFile,
+  manifestByteLimit,
+  manifestTooLarge,
   parseManifestText,
-  YAML_LIMITS,
 } from '../model/index.js';
 import { indexedNames } from '../org/index.js';
 import { BUILD_ID } from './build-info.js';
@@ -20,6 +22,11 @@ export interface LoadOptions {
   cwd: string;
   definition?: string;
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The configured manifest size limit (`workspace.manifest_max_bytes`), asked only for a manifest larger than
+   * the default; without it the default holds.
+   */
+  manifestMaxBytes?: () => number;
 }
 
 /** Where parsed manifests are cached: HUB_CACHE_DIR, else the user cache dir; `off` disables it. */
@@ -36,11 +43,14 @@ export function cacheDir(env: LoadOptions['env']): string | undefined {
 export function loadWorkspace(opts: LoadOptions): Workspace {
   const path = locateManifest(opts.cwd, opts.definition);
   // Stat before reading: a cache entry keyed by this stat then never vouches for newer content.
-  const st = checkedStat(path);
+  const st = statSync(path);
+  const maxBytes = manifestByteLimit(st.size, opts.manifestMaxBytes);
+  // A file over the limit is refused before it is read into memory.
+  if (st.size > maxBytes) throw manifestTooLarge(path, st.size, maxBytes);
   let bytes: Buffer | undefined;
   let hash: string | undefined;
   const hashOf = () => {
-    bytes ??= readManifestBytes(path);
+    bytes ??= readManifestBytes(path, maxBytes);
     hash ??= sha256Hex(bytes);
     return hash;
   };
@@ -53,11 +63,12 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
       root: dirname(path),
       manifest: hit.manifest,
       legacy: hit.legacy as LegacyRename[],
+      maxBytes,
     };
     return { file, catalog: new Catalog(file), explicitDefinition: Boolean(opts.definition) };
   }
   hashOf();
-  const file = parseManifestText(decodeUtf8(bytes!, path, 'manifest'), path);
+  const file = parseManifestText(decodeUtf8(bytes!, path, 'manifest'), path, { maxBytes });
   const catalog = new Catalog(file);
   const indexed = indexedNames(file.root);
   const problems = validateCatalog(catalog, { filesystem: false, externalRepo: indexed.has });
@@ -78,29 +89,11 @@ export function loadWorkspace(opts: LoadOptions): Workspace {
   return { file, catalog, explicitDefinition: Boolean(opts.definition) };
 }
 
-/** The manifest's stat; a file over the size limit is refused before it is read into memory. */
-function checkedStat(path: string): Stats {
-  const st = statSync(path);
-  const size = st.size;
-  if (size > YAML_LIMITS.maxBytes) {
-    throw new ValidationError(
-      `manifest ${path} is ${(size / 1_048_576).toFixed(1)} MiB; the limit is ${YAML_LIMITS.maxBytes / 1_048_576} MiB`,
-      {
-        file: path,
-        rule: 'max_size',
-        size,
-        limit: YAML_LIMITS.maxBytes,
-      },
-    );
-  }
-  return st;
-}
-
 /**
  * The manifest's bytes: a regular file only (a `.hub.yml` that is a FIFO or a symlink to /dev/zero is refused at
  * once), at most the YAML size limit counted on the bytes read. Symlinks are followed: the manifest was named by
  * the user or found where they work.
  */
-export function readManifestBytes(path: string): Buffer {
-  return readFileBounded(path, { maxBytes: YAML_LIMITS.maxBytes, field: 'manifest' });
+export function readManifestBytes(path: string, maxBytes = DEFAULT_MANIFEST_MAX_BYTES): Buffer {
+  return readFileBounded(path, { maxBytes, field: 'manifest' });
 }

@@ -1,6 +1,6 @@
 import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
-import { type ManifestFile, parseManifestText, readManifestFile } from '../model/index.js';
+import { type ManifestFile, manifestByteLimit, parseManifestText, readManifestFile } from '../model/index.js';
 import { indexedNames } from '../org/index.js';
 import type { OpContext } from './context.js';
 import { reservedProjectNames } from './reserved-names.js';
@@ -35,7 +35,11 @@ export function checkManifestFile(
   const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
   let file: ManifestFile;
   try {
-    file = text === undefined ? readManifestFile(path) : parseManifestText(text, path);
+    const configured = () => ctx.appConfig().config.workspace.manifest_max_bytes;
+    file =
+      text === undefined
+        ? readManifestFile(path, configured)
+        : parseManifestText(text, path, { maxBytes: manifestByteLimit(Buffer.byteLength(text), configured) });
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     const issues = (err.details?.issues as Problem[] | undefined) ?? [

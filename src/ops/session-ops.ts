@@ -24,7 +24,7 @@ function reposFor(
     // A repository outside the workspace is never read (its git state included).
     repos: gitRefs(ctx.checkouts(), all.slice(0, DIGEST_REPO_LIMIT)),
     truncated: all.length > DIGEST_REPO_LIMIT,
-    manifestHash: sha256Hex(readManifestBytes(ws.file.path)),
+    manifestHash: sha256Hex(readManifestBytes(ws.file.path, ws.file.maxBytes)),
   };
 }
 

@@ -151,24 +151,28 @@ export async function materializeRepo(
       rule: row.reason ?? 'clone_failed',
     });
   try {
-    editManifestFile(file.path, (doc) => {
-      let pi = projects.findIndex((p) => p.name === project);
-      if (pi < 0) {
-        const seq = ensureSeq(doc, ['workspace', 'projects']);
-        if (yaml().isSeq(seq)) seq.items.push(doc.createNode({ name: project, repos: [] }));
-        pi = projects.length;
-      }
-      const repos = ensureSeq(doc, ['workspace', 'projects', pi, 'repos']);
-      if (!yaml().isSeq(repos)) return;
-      if (repos.flow && repos.items.length === 0) repos.flow = false;
-      repos.items.push(
-        doc.createNode({
-          name,
-          url,
-          source: { provider: entry.provider, namespace: entry.namespace, repo: entry.name },
-        }),
-      );
-    });
+    editManifestFile(
+      file.path,
+      (doc) => {
+        let pi = projects.findIndex((p) => p.name === project);
+        if (pi < 0) {
+          const seq = ensureSeq(doc, ['workspace', 'projects']);
+          if (yaml().isSeq(seq)) seq.items.push(doc.createNode({ name: project, repos: [] }));
+          pi = projects.length;
+        }
+        const repos = ensureSeq(doc, ['workspace', 'projects', pi, 'repos']);
+        if (!yaml().isSeq(repos)) return;
+        if (repos.flow && repos.items.length === 0) repos.flow = false;
+        repos.items.push(
+          doc.createNode({
+            name,
+            url,
+            source: { provider: entry.provider, namespace: entry.namespace, repo: entry.name },
+          }),
+        );
+      },
+      file.maxBytes,
+    );
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;

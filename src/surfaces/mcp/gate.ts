@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type HubError, NotFoundError, toHubError, ValidationError } from '../../infra/index.js';
-import { definitionAt, MANIFEST_FILENAME } from '../../model/index.js';
+import { definitionAt, loadAppConfig, MANIFEST_FILENAME } from '../../model/index.js';
 import { loadWorkspace } from '../../ops/index.js';
 
 export type GateState = 'active' | 'inactive_missing_config' | 'inactive_invalid_config';
@@ -70,7 +70,13 @@ export function readGate(
   env: Readonly<Record<string, string | undefined>>,
 ): GateStatus {
   try {
-    loadWorkspace({ cwd: loc.root, definition: loc.manifest, env });
+    loadWorkspace({
+      cwd: loc.root,
+      definition: loc.manifest,
+      env,
+      manifestMaxBytes: () =>
+        loadAppConfig({ cwd: loc.root, manifestRoot: loc.root, env }).config.workspace.manifest_max_bytes,
+    });
     return gateStatus(loc, undefined);
   } catch (err) {
     return gateStatus(loc, err);
