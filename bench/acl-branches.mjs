@@ -2,16 +2,29 @@
 // Branch allocation and leases: the built CLI's `branch allocate` (record + git branch) against plain `git branch`,
 // `lease acquire` and `agent registry`, and races of 8 concurrent `branch allocate` processes on one name (the count
 // of rounds with other than exactly one winner: goal 0).
-// Usage: node bench/acl-branches.mjs [--runs 15] [--races 20]
+// Usage: node bench/acl-branches.mjs [--runs 15] [--races 20] [--quick]   (--quick: 1 run, 1 race)
 // (stdout: exactly one JSON object; progress on stderr).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, HUB_BIN, median, progress, round, runBench, timeSpawn } from './lib/measure.mjs';
+import {
+  createTempDir,
+  HUB_BIN,
+  median,
+  progress,
+  QUICK,
+  round,
+  runBench,
+  timeSpawn,
+} from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, races: { type: 'string', default: '20' } },
+  options: {
+    runs: { type: 'string', default: QUICK ? '1' : '15' },
+    races: { type: 'string', default: QUICK ? '1' : '20' },
+    quick: { type: 'boolean' },
+  },
 });
 const RUNS = Number(values.runs);
 const RACES = Number(values.races);

@@ -3,7 +3,8 @@
 // every variable and partial, build the front-matter) against the floor of reading the same template files alone.
 // In process (src/agents bundled with esbuild into a temp file), then the CLI end to end (`agent validate`, which
 // renders every template for every vendor, and one `agent preview`) against bare `node -e 0`.
-// Usage: node bench/agent-render.mjs [--repeat 15] [--runs 7]   (stdout: exactly one JSON object).
+// Usage: node bench/agent-render.mjs [--repeat 15] [--runs 7] [--quick]   (stdout: exactly one JSON object;
+// --quick: 1 repeat, 1 run, no warm-up).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   ROOT,
   round,
   runBench,
@@ -20,7 +22,11 @@ import {
 } from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { repeat: { type: 'string', default: '15' }, runs: { type: 'string', default: '7' } },
+  options: {
+    repeat: { type: 'string', default: QUICK ? '1' : '15' },
+    runs: { type: 'string', default: QUICK ? '1' : '7' },
+    quick: { type: 'boolean' },
+  },
 });
 const REPEAT = Number(values.repeat);
 const RUNS = Number(values.runs);
@@ -93,7 +99,7 @@ await runBench('agent-render', async ({ cleanup }) => {
     }
   };
   // Warm the JIT and the page cache alike, then interleave.
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
     readAll();
     renderAll();
   }
@@ -116,7 +122,7 @@ await runBench('agent-render', async ({ cleanup }) => {
       env,
     ),
   };
-  const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'cli' });
+  const t = timeInterleaved(cases, { runs: RUNS, warmup: QUICK ? 0 : 2, label: 'cli' });
   const ms = (k) => t[k].median_ms;
   return {
     templates: ids.length,

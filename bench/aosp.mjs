@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Imports the AOSP platform repo manifest with `hub import repo-manifest`, then times everyday commands on it.
-// Usage: npm run build && node bench/aosp.mjs [manifest.xml] [--runs 10]
+// Usage: npm run build && node bench/aosp.mjs [manifest.xml] [--runs 10] [--quick]   (--quick: 1 run, no warm-up)
+// The default manifest is the AOSP platform manifest kept in bench/data (so a fresh clone has it).
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,16 +9,19 @@ import {
   createTempDir,
   hubCase,
   progress,
+  QUICK,
+  ROOT,
   round,
   runBench,
   timeInterleaved,
   timeSpawn,
 } from './lib/measure.mjs';
+import { peakRss } from './lib/peak-rss.mjs';
 
-const DEFAULT_XML = '/work/shared/data/aosp-platform-manifest.xml';
+const DEFAULT_XML = join(ROOT, 'bench', 'data', 'aosp-platform-manifest.xml');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: 'string', default: '10' } },
+  options: { runs: { type: 'string', default: QUICK ? '1' : '10' }, quick: { type: 'boolean' } },
 });
 const XML = positionals[0] ?? DEFAULT_XML;
 const RUNS = Number(values.runs);
@@ -46,7 +50,9 @@ if (!existsSync(XML)) {
       repoList: list,
       node: { command: process.execPath, args: ['-e', '0'] },
     };
-    const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'aosp' });
+    const t = timeInterleaved(cases, { runs: RUNS, warmup: QUICK ? 0 : 2, label: 'aosp' });
+    const { node: _node, ...hubCases } = cases;
+    const rss = peakRss(hubCases);
     return {
       source: XML,
       xml_bytes: statSync(XML).size,
@@ -64,6 +70,13 @@ if (!existsSync(XML)) {
       resolve_cold_ms: t.resolveCold.median_ms,
       repo_list_ms: t.repoList.median_ms,
       ratio_resolve_warm: round(t.resolveWarm.median_ms / t.node.median_ms, 2),
+      peak_rss_mb: {
+        import: rss.import,
+        validate: rss.validate,
+        resolve_warm: rss.resolveWarm,
+        resolve_cold: rss.resolveCold,
+        repo_list: rss.repoList,
+      },
       resolved_in: sample.id,
       runs: RUNS,
       node: process.version,

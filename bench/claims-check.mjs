@@ -6,7 +6,7 @@
 // the prefilter, globs with no literal head or tail (`**/m<i>/**`), checked against a pattern they all overlap and
 // one none overlaps. Plus the CLI end to end: `claim check` against
 // `claim list` (which reads and parses the same document) on the folders.
-// Usage: node bench/claims-check.mjs [--claims 10000] [--runs 7]
+// Usage: node bench/claims-check.mjs [--claims 10000] [--runs 7] [--quick]   (--quick: 50 claims, 1 run)
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   ROOT,
   round,
   runBench,
@@ -25,7 +26,11 @@ import {
 } from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { claims: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' } },
+  options: {
+    claims: { type: 'string', default: QUICK ? '50' : '10000' },
+    runs: { type: 'string', default: QUICK ? '1' : '7' },
+    quick: { type: 'boolean' },
+  },
 });
 const N = Number(values.claims);
 const RUNS = Number(values.runs);
@@ -87,7 +92,7 @@ function claimsDoc(repository, shape) {
 
 /** Median ms of `fn` over RUNS runs (after one untimed run when `warm`). */
 async function timed(fn, { warm, before = () => {}, runs = RUNS }) {
-  if (warm) for (let i = 0; i < 3; i++) await fn();
+  if (warm) for (let i = 0; i < (QUICK ? 1 : 3); i++) await fn();
   const xs = [];
   for (let i = 0; i < runs; i++) {
     before();
@@ -115,7 +120,11 @@ await runBench('claims-check', async ({ cleanup }) => {
     const first = await check();
     const conflicts = first.conflicts.length;
     const read_parse_ms = await timed(readParse, { warm: true });
-    const check_cold_ms = await timed(check, { warm: false, before: acl.clearGlobCache, runs: 3 });
+    const check_cold_ms = await timed(check, {
+      warm: false,
+      before: acl.clearGlobCache,
+      runs: QUICK ? 1 : 3,
+    });
     const check_warm_ms = await timed(check, { warm: true });
     shapes[name] = {
       document_bytes: statSync(join(hubDir, `${doc}.json`)).size,
@@ -157,7 +166,7 @@ await runBench('claims-check', async ({ cleanup }) => {
         env,
       ),
     },
-    { runs: RUNS, warmup: 1, label: 'cli' },
+    { runs: RUNS, warmup: QUICK ? 0 : 1, label: 'cli' },
   );
   return {
     claims: N,

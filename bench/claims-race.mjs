@@ -3,7 +3,8 @@
 // claim (double grants; the goal is 0) per backend: in process on memory and on local with four store handles of
 // one .hub/, eight processes released together on local and through the http backend, and eight concurrent
 // requests to a `hub web serve` (local and memory store behind it).
-// Usage: node bench/claims-race.mjs [--races 1000] [--process-races 100] [--http-races 300]
+// Usage: node bench/claims-race.mjs [--races 1000] [--process-races 100] [--http-races 300] [--quick]
+// (--quick: 10 races in process, 1 of processes, 2 of requests.)
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, HUB_BIN, progress, ROOT, round, runBench } from './lib/measure.mjs';
+import { createTempDir, HUB_BIN, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const RACERS = 8;
@@ -184,9 +185,10 @@ async function requests(base, repository, races) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      races: { type: 'string', default: '1000' },
-      'process-races': { type: 'string', default: '100' },
-      'http-races': { type: 'string', default: '300' },
+      races: { type: 'string', default: QUICK ? '10' : '1000' },
+      'process-races': { type: 'string', default: QUICK ? '1' : '100' },
+      'http-races': { type: 'string', default: QUICK ? '2' : '300' },
+      quick: { type: 'boolean' },
     },
   });
   await runBench('claims-race', async ({ cleanup }) => {

@@ -3,7 +3,8 @@
 // processes, the chains running at once, on the default local backend and through the http backend (a real
 // `hub web serve` whose own store is local). Default conflict_retries (1). Target: every call accepted and every
 // objective present, on both.
-// Usage: node bench/concurrent-writers.mjs [--workers 8] [--updates 25] [--backend local|http|both]
+// Usage: node bench/concurrent-writers.mjs [--workers 8] [--updates 25] [--backend local|http|both] [--quick]
+// (--quick: 2 workers of 1 update each, both backends.)
 // (stdout: exactly one JSON object; progress on stderr).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,13 +12,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { createKit } from './hostile/kit.mjs';
-import { createTempDir, HUB_BIN, progress, round, runBench } from './lib/measure.mjs';
+import { createTempDir, HUB_BIN, progress, QUICK, round, runBench } from './lib/measure.mjs';
 
 const { values } = parseArgs({
   options: {
-    workers: { type: 'string', default: '8' },
-    updates: { type: 'string', default: '25' },
+    workers: { type: 'string', default: QUICK ? '2' : '8' },
+    updates: { type: 'string', default: QUICK ? '1' : '25' },
     backend: { type: 'string', default: 'both' },
+    quick: { type: 'boolean' },
   },
 });
 const WORKERS = Number(values.workers);

@@ -1,18 +1,30 @@
 #!/usr/bin/env node
 // Tier-0 context pack (the paged workspace map) on a 5,000-repo generated manifest and on the AOSP manifest
 // imported with `hub import repo-manifest`; each against bare `node -e 0`.
-// Usage: npm run build && node bench/context-tier0.mjs [--repos 5000] [--runs 10] [--xml <aosp.xml>]
+// Usage: npm run build && node bench/context-tier0.mjs [--repos 5000] [--runs 10] [--xml <aosp.xml>] [--quick]
+// (--quick: 20 repos, 1 run, no warm-up; the AOSP manifest of bench/data as always.)
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateWorkspace } from './lib/generate.mjs';
-import { createTempDir, hubCase, progress, runBench, timeInterleaved, timeSpawn } from './lib/measure.mjs';
+import {
+  createTempDir,
+  hubCase,
+  progress,
+  QUICK,
+  ROOT,
+  runBench,
+  timeInterleaved,
+  timeSpawn,
+} from './lib/measure.mjs';
+import { peakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '5000' },
-    runs: { type: 'string', default: '10' },
-    xml: { type: 'string', default: '/work/shared/data/aosp-platform-manifest.xml' },
+    repos: { type: 'string', default: QUICK ? '20' : '5000' },
+    runs: { type: 'string', default: QUICK ? '1' : '10' },
+    xml: { type: 'string', default: join(ROOT, 'bench', 'data', 'aosp-platform-manifest.xml') },
+    quick: { type: 'boolean' },
   },
 });
 const RUNS = Number(values.runs);
@@ -56,8 +68,10 @@ await runBench('context-tier0', ({ cleanup }) => {
     shapes.aosp = packOnce(cases.aosp_warm);
     aosp = { repos: imported.counts.repos, projects: imported.counts.projects };
   }
-  const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'tier0' });
+  const t = timeInterleaved(cases, { runs: RUNS, warmup: QUICK ? 0 : 2, label: 'tier0' });
   const ms = (k) => t[k]?.median_ms ?? null;
+  const { node: _node, ...packs } = cases;
+  const rss = peakRss(packs);
   return {
     generated: { repos: ws.repos, components: ws.components, manifest_bytes: ws.bytes },
     aosp,
@@ -68,6 +82,12 @@ await runBench('context-tier0', ({ cleanup }) => {
     aosp_warm_ms: ms('aosp_warm'),
     aosp_cold_ms: ms('aosp_cold'),
     pack_shapes: shapes,
+    peak_rss_mb: {
+      gen_warm: rss.gen_warm,
+      gen_cold: rss.gen_cold,
+      aosp_warm: rss.aosp_warm ?? null,
+      aosp_cold: rss.aosp_cold ?? null,
+    },
     runs: RUNS,
     node: process.version,
   };

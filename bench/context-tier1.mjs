@@ -3,7 +3,8 @@
 // over the same repositories in parallel with `xargs -P` (same concurrency as hub's card reader): as a CLI
 // process per pack (on its own, and forwarding to a running `hub daemon`), as a tool call to a running
 // `hub mcp serve` (the official SDK client), and the machine CPU each spends (from /proc/stat, where there is one).
-// Usage: npm run build && node bench/context-tier1.mjs [--repos 200] [--runs 10] [--parallel 8]
+// Usage: npm run build && node bench/context-tier1.mjs [--repos 200] [--runs 10] [--parallel 8] [--quick]
+// (--quick: 3 repositories, 1 run, no warm-up.)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,21 +18,25 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   round,
   runBench,
   timeInterleaved,
   timeSpawn,
 } from './lib/measure.mjs';
+import { peakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '200' },
-    runs: { type: 'string', default: '10' },
+    repos: { type: 'string', default: QUICK ? '3' : '200' },
+    runs: { type: 'string', default: QUICK ? '1' : '10' },
     parallel: { type: 'string', default: '8' },
+    quick: { type: 'boolean' },
   },
 });
 const REPOS = Number(values.repos);
 const RUNS = Number(values.runs);
+const WARMUP = QUICK ? 0 : 2;
 const GIT_ID = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false'];
 
 /** N repositories, each `git init` plus one commit of a few files (three git processes per repository). */
@@ -99,7 +104,7 @@ async function timeMcp(manifest, cache, xargs, runs) {
       if (cards !== REPOS) throw new Error(`expected ${REPOS} cards over MCP, got ${cards}`);
       return ms;
     };
-    for (let i = 0; i < 2; i++) await call();
+    for (let i = 0; i < WARMUP; i++) await call();
     const mcp = [];
     const base = [];
     for (let i = 0; i < runs; i++) {
@@ -154,7 +159,7 @@ await runBench('context-tier1', async ({ cleanup }) => {
   let cpu;
   let served;
   try {
-    t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'tier1' });
+    t = timeInterleaved(cases, { runs: RUNS, warmup: WARMUP, label: 'tier1' });
     cpu = {
       node: cpuOfSpawn(cases.node, RUNS),
       xargs: cpuOfSpawn(cases.xargs_git_status, RUNS),
@@ -166,7 +171,9 @@ await runBench('context-tier1', async ({ cleanup }) => {
     daemon.stop();
   }
   // Every daemon run (warm-up and CPU runs included) must have been served by it, not run by the client itself.
-  if (served !== 2 * RUNS + 2) throw new Error(`the daemon served ${served} packs, not ${2 * RUNS + 2}`);
+  if (served !== 2 * RUNS + WARMUP)
+    throw new Error(`the daemon served ${served} packs, not ${2 * RUNS + WARMUP}`);
+  const rss = peakRss({ warm: cases.hub_tier1_warm, cold: cases.hub_tier1_cold });
   const base = t.xargs_git_status.median_ms;
   const mcp = await timeMcp(manifest, cache, cases.xargs_git_status, RUNS);
   return {
@@ -179,6 +186,7 @@ await runBench('context-tier1', async ({ cleanup }) => {
     hub_tier1_cold_ms: t.hub_tier1_cold.median_ms,
     ratio_warm: round(t.hub_tier1_warm.median_ms / base, 2),
     ratio_cold: round(t.hub_tier1_cold.median_ms / base, 2),
+    peak_rss_mb: rss,
     hub_tier1_daemon_ms: t.hub_tier1_daemon.median_ms,
     ratio_daemon: round(t.hub_tier1_daemon.median_ms / base, 2),
     hub_tier1_mcp_ms: round(mcp.mcp),

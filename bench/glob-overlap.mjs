@@ -2,13 +2,14 @@
 // Exact glob overlap decisions per second on generated claim-like glob pairs, cold (compile included) and warm
 // (compiled), and the time to check one new claim of 3 patterns against 10,000 live claims of 1-3 patterns each
 // (finding every conflicting claim with its witness), and the same for a claim that conflicts with none.
-// Usage: node bench/glob-overlap.mjs [--pairs 20000] [--claims 10000] [--checks 15] [--seed 42]
+// Usage: node bench/glob-overlap.mjs [--pairs 20000] [--claims 10000] [--checks 15] [--seed 42] [--quick]
+// (--quick: 200 pairs, 100 live claims, 2 checks)
 // (stdout: exactly one JSON object; progress on stderr). src/acl/glob is bundled with esbuild into a temp file.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, ROOT, round } from './lib/measure.mjs';
+import { createTempDir, median, progress, QUICK, ROOT, round } from './lib/measure.mjs';
 
 async function bundleGlob(dir) {
   const { build } = await import('esbuild');
@@ -88,10 +89,11 @@ function rate(count, ms) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      pairs: { type: 'string', default: '20000' },
-      claims: { type: 'string', default: '10000' },
-      checks: { type: 'string', default: '15' },
+      pairs: { type: 'string', default: QUICK ? '200' : '20000' },
+      claims: { type: 'string', default: QUICK ? '100' : '10000' },
+      checks: { type: 'string', default: QUICK ? '2' : '15' },
       seed: { type: 'string', default: '42' },
+      quick: { type: 'boolean' },
     },
   });
   const rand = prng(Number(values.seed));

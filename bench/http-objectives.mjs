@@ -2,6 +2,7 @@
 // GET /v3/ops/objectives requests per second from the hub server against a bare node:http server that answers the
 // same bytes and headers, in one run; plus sequential read-modify-write PUTs with If-Match (local backend).
 // Usage: node bench/http-objectives.mjs [--connections 10] [--seconds 5] [--rounds 3] [--objectives 20] [--puts 300]
+// [--quick]   (--quick: 2 connections, 1 round of 1 s, no warm-up, 10 PUTs)
 // (stdout: exactly one JSON object; progress on stderr). src/surfaces/http is bundled with esbuild into a temp
 // file; each server runs in a child process of its own, autocannon (as a library) in this one.
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, ROOT } from './lib/measure.mjs';
+import { createTempDir, median, progress, QUICK, ROOT } from './lib/measure.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const PATH = '/v3/ops/objectives';
@@ -131,11 +132,12 @@ async function putLoop(url, count) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      connections: { type: 'string', default: '10' },
-      seconds: { type: 'string', default: '5' },
-      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: QUICK ? '2' : '10' },
+      seconds: { type: 'string', default: QUICK ? '1' : '5' },
+      rounds: { type: 'string', default: QUICK ? '1' : '3' },
       objectives: { type: 'string', default: '20' },
-      puts: { type: 'string', default: '300' },
+      puts: { type: 'string', default: QUICK ? '10' : '300' },
+      quick: { type: 'boolean' },
     },
   });
   const connections = Number(values.connections);
@@ -175,9 +177,11 @@ async function main() {
     const bare = await startChild(['bare', JSON.stringify(body), JSON.stringify(headers)]);
     children.push(bare);
 
-    progress(`warm-up (${body.length} bytes per answer)`);
-    await load(hub.url, connections, 1);
-    await load(bare.url, connections, 1);
+    if (!QUICK) {
+      progress(`warm-up (${body.length} bytes per answer)`);
+      await load(hub.url, connections, 1);
+      await load(bare.url, connections, 1);
+    }
     const hubRps = [];
     const bareRps = [];
     for (let i = 0; i < rounds; i++) {

@@ -1,22 +1,30 @@
 #!/usr/bin/env node
 // `--max-tokens` exactness: 1,000 random budgets over packs of the demo workspace (real git repositories) and of
 // generated workspaces; every pack must fit its budget and report its exact token count.
-// Usage: node bench/max-tokens.mjs [--budgets 1000] [--seed 7]   (bundles src/context with esbuild; no build needed)
+// Usage: node bench/max-tokens.mjs [--budgets 1000] [--seed 7] [--quick]   (bundles src/context with esbuild; no
+// build needed; --quick: 20 budgets over the demo and generated workspaces of 20 and 50 repositories)
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { generateWorkspace } from './lib/generate.mjs';
-import { createTempDir, progress, ROOT, round, runBench } from './lib/measure.mjs';
+import { createTempDir, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { budgets: { type: 'string', default: '1000' }, seed: { type: 'string', default: '7' } },
+  options: {
+    budgets: { type: 'string', default: QUICK ? '20' : '1000' },
+    seed: { type: 'string', default: '7' },
+    quick: { type: 'boolean' },
+  },
 });
 const BUDGETS = Number(values.budgets);
 
-async function bundle(dir) {
+async function bundle() {
   const { build } = await import('esbuild');
-  const outfile = join(dir, 'context.mjs');
+  // Beside node_modules: the model room loads `yaml` with require() at run time, resolved from the bundle's folder
+  // (from a temp folder it is not found).
+  const outfile = join(ROOT, 'node_modules', '.cache', `hub-bench-max-tokens-${process.pid}.mjs`);
   await build({
     stdin: {
       contents: [
@@ -39,7 +47,11 @@ async function bundle(dir) {
       js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
     },
   });
-  return outfile;
+  try {
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
 }
 
 /** mulberry32, so a seed reproduces the budgets. */
@@ -56,7 +68,7 @@ function rng(seed) {
 
 await runBench('max-tokens', async ({ cleanup }) => {
   const dir = cleanup(createTempDir('hub-bench-maxtok-'));
-  const m = await import(pathToFileURL(await bundle(dir)).href);
+  const m = await bundle();
   const counter = await m.loadTokenCounter();
   const now = new Date();
   const sources = [];
@@ -75,7 +87,7 @@ await runBench('max-tokens', async ({ cleanup }) => {
   );
   sources.push({ name: 'demo', catalog: demoCatalog, cards, digest });
   // Generated: 200 and 1,000 repositories (no checkouts: cards say missing).
-  for (const repos of [200, 1000]) {
+  for (const repos of QUICK ? [20, 50] : [200, 1000]) {
     const ws = generateWorkspace(join(dir, `gen-${repos}`), { repos, components: 10 });
     const catalog = new m.Catalog(m.readManifestFile(ws.manifestPath));
     const genCards = await m.buildRepoCards(catalog, catalog.repos.slice(0, 40), {

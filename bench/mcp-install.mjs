@@ -3,17 +3,24 @@
 // its safety checks (the re-parse that proves nothing else changed, the lost-update check) and the CLI cost on top.
 // Each round restores the file, then times the first install (the entry is added), the second (unchanged, no
 // write) and the baseline, interleaved. Prints one JSON object.
+// Usage: npm run build && node bench/mcp-install.mjs [--servers 1000] [--runs 9] [--quick]
+// (--quick: 10 servers, 1 run, no warm-up round.)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { HUB_BIN, median, progress, round, runBench, timeSpawn } from './lib/measure.mjs';
+import { HUB_BIN, median, progress, QUICK, round, runBench, timeSpawn } from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { servers: { type: 'string', default: '1000' }, runs: { type: 'string', default: '9' } },
+  options: {
+    servers: { type: 'string', default: QUICK ? '10' : '1000' },
+    runs: { type: 'string', default: QUICK ? '1' : '9' },
+    quick: { type: 'boolean' },
+  },
 });
 const SERVERS = Number(values.servers);
 const RUNS = Number(values.runs);
+const WARMUP = QUICK ? 0 : 1;
 
 const jsonFile = (n) => {
   const lines = ['{', '  // generated: one server per line, with a comment each', '  "mcpServers": {'];
@@ -78,7 +85,7 @@ await runBench('mcp-install', async ({ cleanup }) => {
     mkdirSync(join(file, '..'), { recursive: true });
     const install = [HUB_BIN, 'mcp', 'install', '--scope', 'project', '--target', target, '--json'];
     const t = { install: [], again: [], parse_serialize: [] };
-    for (let i = 0; i < RUNS + 1; i++) {
+    for (let i = 0; i < RUNS + WARMUP; i++) {
       writeFileSync(file, text);
       const first = timeSpawn(process.execPath, install, { env, cwd: ws });
       if (JSON.parse(first.stdout).action !== 'update')
@@ -86,12 +93,12 @@ await runBench('mcp-install', async ({ cleanup }) => {
       const again = timeSpawn(process.execPath, install, { env, cwd: ws });
       if (JSON.parse(again.stdout).action !== 'unchanged') throw new Error(`${target}: second install wrote`);
       const base = timeSpawn(process.execPath, [baseline, file], { env, cwd: ws });
-      if (i === 0) continue; // warm-up round
+      if (i < WARMUP) continue; // warm-up round
       t.install.push(first.ms);
       t.again.push(again.ms);
       t.parse_serialize.push(base.ms);
     }
-    if (!readFileSync(file, 'utf8').includes('// server 999') && target === 'cursor')
+    if (!readFileSync(file, 'utf8').includes(`// server ${SERVERS - 1}`) && target === 'cursor')
       throw new Error('the comments were lost');
     const m = Object.fromEntries(Object.entries(t).map(([k, xs]) => [`${k}_ms`, round(median(xs))]));
     out[target] = {

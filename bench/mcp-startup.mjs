@@ -2,17 +2,28 @@
 // Start-up of the MCP tool server: time from spawn to the first tools/list answer, `hub mcp serve` on the demo
 // workspace against a bare SDK server with one tool (McpServer + StdioServerTransport); plus the token size of
 // the full and core tool lists.
-// Usage: npm run build && node bench/mcp-startup.mjs [--runs 21]
+// Usage: npm run build && node bench/mcp-startup.mjs [--runs 21] [--quick]   (--quick: 1 run, no warm-up)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, HUB_BIN, median, progress, round, runBench, timeSpawn } from './lib/measure.mjs';
+import {
+  createTempDir,
+  HUB_BIN,
+  median,
+  progress,
+  QUICK,
+  round,
+  runBench,
+  timeSpawn,
+} from './lib/measure.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: QUICK ? '1' : '21' }, quick: { type: 'boolean' } },
+});
 const RUNS = Number(values.runs);
-const WARMUP = 3;
+const WARMUP = QUICK ? 0 : 3;
 
 const MESSAGES = [
   {

@@ -4,7 +4,8 @@
 // branch, update-ref, worktree remove), measured in the same run, interleaved, medians. hub in process (the
 // domain call with the local state backend: checks, checked-out guard, merges, CAS ref update, event), and the whole
 // `hub merge rollup` CLI process for reference (node start-up included).
-// Usage: node bench/merge-rollup.mjs [--files 400] [--branches 20] [--runs 9]
+// Usage: node bench/merge-rollup.mjs [--files 400] [--branches 20] [--runs 9] [--quick]
+// (--quick: 10 files, 2 branches, 1 run, no warm-up.)
 // (stdout: exactly one JSON object; progress on stderr). src is bundled with esbuild into a temp file.
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,13 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, HUB_BIN, median, progress, ROOT, round, runBench } from './lib/measure.mjs';
+import { createTempDir, HUB_BIN, median, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
 const { values } = parseArgs({
   options: {
-    files: { type: 'string', default: '400' },
-    branches: { type: 'string', default: '20' },
-    runs: { type: 'string', default: '9' },
+    files: { type: 'string', default: QUICK ? '10' : '400' },
+    branches: { type: 'string', default: QUICK ? '2' : '20' },
+    runs: { type: 'string', default: QUICK ? '1' : '9' },
+    quick: { type: 'boolean' },
   },
 });
 const FILES = Number(values.files);
@@ -133,7 +135,7 @@ await runBench('merge-rollup', async ({ cleanup }) => {
   };
   const target = { id: t.id, key: t.key, root: t.root };
   const samples = { plain_git: [], hub_in_process: [], hub_cli: [] };
-  const warmup = 1;
+  const warmup = QUICK ? 0 : 1;
   const runners = {
     plain_git: (i) => plainGit(repo, dir, branches, `next-git-${i}`),
     hub_in_process: async (i) => {
@@ -176,8 +178,9 @@ await runBench('merge-rollup', async ({ cleanup }) => {
     progress(`runs: ${i + 1}/${RUNS + warmup}`);
   }
   // Same result both ways: every branch's file at its branch's content.
-  const hubTree = git(repo, ['rev-parse', `next-hub-${RUNS}^{tree}`]);
-  const gitTree = git(repo, ['rev-parse', `next-git-${RUNS}^{tree}`]);
+  const last = RUNS + warmup - 1;
+  const hubTree = git(repo, ['rev-parse', `next-hub-${last}^{tree}`]);
+  const gitTree = git(repo, ['rev-parse', `next-git-${last}^{tree}`]);
   if (hubTree !== gitTree) throw new Error(`trees differ: hub ${hubTree}, git ${gitTree}`);
   const stats = Object.fromEntries(
     Object.entries(samples).map(([k, xs]) => [

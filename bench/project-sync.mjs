@@ -3,19 +3,30 @@
 // `xargs -P8 git pull --ff-only` over another N clones of the same remotes, in the same run (rounds interleaved,
 // the order alternating). Goal: hub within 1.2x of xargs. hub also checks each checkout is clean first
 // (git status), which a bare `git pull` does not.
-// Usage: node bench/project-sync.mjs [--repos 200] [--rounds 5] [--concurrency 8]
+// Usage: node bench/project-sync.mjs [--repos 200] [--rounds 5] [--concurrency 8] [--quick]
+// (--quick: 3 repositories, 1 round.) peak_rss_mb: one more untimed round of `hub project sync`.
 // (stdout: exactly one JSON object; progress on stderr).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createTempDir, HUB_BIN, median, progress, round, runBench } from './lib/measure.mjs';
+import {
+  createTempDir,
+  HUB_BIN,
+  median,
+  progress,
+  QUICK,
+  round,
+  runBench,
+  timeSpawnRss,
+} from './lib/measure.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '5' },
+    repos: { type: 'string', default: QUICK ? '3' : '200' },
+    rounds: { type: 'string', default: QUICK ? '1' : '5' },
     concurrency: { type: 'string', default: '8' },
+    quick: { type: 'boolean' },
   },
 });
 const N = Number(values.repos);
@@ -65,12 +76,16 @@ await runBench('project-sync', async ({ cleanup }) => {
 
   const hubMs = [];
   const xargsMs = [];
-  for (let round_ = 0; round_ < ROUNDS; round_++) {
-    // A new commit on every remote: both sides have exactly one commit to fast-forward.
+  // A new commit on every remote: both sides have exactly one commit to fast-forward.
+  const newCommit = (round_) => {
     writeFileSync(join(work, 'README.md'), `# r ${round_}\n`);
     git(work, ['commit', '-q', '-am', `round ${round_}`]);
     for (const bare of bares) git(work, ['push', '-q', bare, 'main']);
-    const head = git(work, ['rev-parse', 'HEAD']);
+    return git(work, ['rev-parse', 'HEAD']);
+  };
+  const syncArgs = [HUB_BIN, 'project', 'sync', '--concurrency', String(P), '--json'];
+  for (let round_ = 0; round_ < ROUNDS; round_++) {
+    const head = newCommit(round_);
     const runXargs = () => {
       const r = timed('xargs', ['-P', String(P), '-I{}', 'git', '-C', '{}', 'pull', '--ff-only', '-q'], {
         input: plainDirs,
@@ -80,10 +95,7 @@ await runBench('project-sync', async ({ cleanup }) => {
       xargsMs.push(r.ms);
     };
     const runHub = () => {
-      const r = timed(process.execPath, [HUB_BIN, 'project', 'sync', '--concurrency', String(P), '--json'], {
-        cwd: ws,
-        env,
-      });
+      const r = timed(process.execPath, syncArgs, { cwd: ws, env });
       if (r.status !== 0) throw new Error(`hub project sync exited ${r.status}: ${r.stderr.slice(-500)}`);
       const counts = JSON.parse(r.stdout).counts;
       if (counts.updated !== N)
@@ -103,6 +115,10 @@ await runBench('project-sync', async ({ cleanup }) => {
       `round ${round_ + 1}/${ROUNDS}: xargs ${round(xargsMs.at(-1))} ms, hub ${round(hubMs.at(-1))} ms`,
     );
   }
+  newCommit(ROUNDS);
+  const measured = timeSpawnRss(process.execPath, syncArgs, { cwd: ws, env });
+  if (JSON.parse(measured.stdout).counts.updated !== N)
+    throw new Error('the peak_rss_mb round updated too few');
   const hub = median(hubMs);
   const xargs = median(xargsMs);
   const ratio = Number((hub / xargs).toFixed(3));
@@ -112,6 +128,7 @@ await runBench('project-sync', async ({ cleanup }) => {
     concurrency: P,
     xargs_pull_ms: round(xargs),
     hub_sync_ms: round(hub),
+    peak_rss_mb: { hub_sync: measured.peak_rss_mb },
     ratio,
     goal_ratio: GOAL,
     pass: ratio < GOAL,

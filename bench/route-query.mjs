@@ -2,7 +2,8 @@
 // `route query` over 1,000 request classes against the floor of reading and parsing the classes document alone,
 // and `run list` over 10,000 runs against reading them all. In process, on the local backend (src/ bundled with
 // esbuild into a temp file), warm (as a server or MCP process runs them) and then the CLI end to end.
-// Usage: node bench/route-query.mjs [--classes 1000] [--runs 10000] [--repeat 7]
+// Usage: node bench/route-query.mjs [--classes 1000] [--runs 10000] [--repeat 7] [--quick]
+// (--quick: 50 classes, 50 runs, 1 repeat, 1 CLI run, no warm-up.)
 // (stdout: exactly one JSON object; progress on stderr).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   ROOT,
   round,
   runBench,
@@ -22,9 +24,10 @@ import {
 
 const { values } = parseArgs({
   options: {
-    classes: { type: 'string', default: '1000' },
-    runs: { type: 'string', default: '10000' },
-    repeat: { type: 'string', default: '7' },
+    classes: { type: 'string', default: QUICK ? '50' : '1000' },
+    runs: { type: 'string', default: QUICK ? '50' : '10000' },
+    repeat: { type: 'string', default: QUICK ? '1' : '7' },
+    quick: { type: 'boolean' },
   },
 });
 const CLASSES = Number(values.classes);
@@ -135,7 +138,7 @@ function writeRuns(hubDir) {
 }
 
 async function timed(fn) {
-  for (let i = 0; i < 2; i++) await fn();
+  for (let i = 0; i < (QUICK ? 0 : 2); i++) await fn();
   const xs = [];
   for (let i = 0; i < REPEAT; i++) {
     const t = process.hrtime.bigint();
@@ -212,7 +215,7 @@ await runBench('route-query', async ({ cleanup }) => {
         env,
       ),
     },
-    { runs: 5, warmup: 1, label: 'cli' },
+    { runs: QUICK ? 1 : 5, warmup: QUICK ? 0 : 1, label: 'cli' },
   );
   return {
     route,

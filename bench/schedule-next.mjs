@@ -6,7 +6,8 @@
 // CLI (`schedule next --dry-run` against `task ready --limit 1`, which reads and parses the same documents, and
 // against a bare `node` that reads and JSON-parses them). Plus the cycle check of a 10,000-node graph (as stored,
 // and a 10,000-deep chain that would overflow a recursive walk).
-// Usage: node bench/schedule-next.mjs [--nodes 10000] [--graphs 4] [--runs 7]
+// Usage: node bench/schedule-next.mjs [--nodes 10000] [--graphs 4] [--runs 7] [--quick]
+// (--quick: 40 nodes, 1 run, no warm-up.)
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   ROOT,
   round,
   runBench,
@@ -26,14 +28,16 @@ import {
 
 const { values } = parseArgs({
   options: {
-    nodes: { type: 'string', default: '10000' },
+    nodes: { type: 'string', default: QUICK ? '40' : '10000' },
     graphs: { type: 'string', default: '4' },
-    runs: { type: 'string', default: '7' },
+    runs: { type: 'string', default: QUICK ? '1' : '7' },
+    quick: { type: 'boolean' },
   },
 });
 const N = Number(values.nodes);
 const G = Number(values.graphs);
 const RUNS = Number(values.runs);
+const WARMUP = QUICK ? 0 : 2;
 const REPOS = [
   'platform/identity',
   'platform/gateway',
@@ -117,23 +121,23 @@ function graphDoc(tasks, id, n, seed) {
   };
 }
 
-/** Median ms of `fn` over RUNS runs after 2 untimed ones. */
+/** Median ms of `fn` over RUNS runs after WARMUP untimed ones. */
 async function timed(fn, runs = RUNS) {
   const r = await interleaved({ fn }, runs);
   return r.fn;
 }
 
 /**
- * Median ms of each function, timed in rounds (each function once per round, after 2 untimed rounds), so drift in
+ * Median ms of each function, timed in rounds (each function once per round, after WARMUP untimed rounds), so drift in
  * the machine's load (it is shared) touches every function alike.
  */
 async function interleaved(fns, runs = RUNS) {
   const xs = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
-  for (let i = 0; i < runs + 2; i++)
+  for (let i = 0; i < runs + WARMUP; i++)
     for (const [name, fn] of Object.entries(fns)) {
       const t = process.hrtime.bigint();
       await fn();
-      if (i >= 2) xs[name].push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (i >= WARMUP) xs[name].push(Number(process.hrtime.bigint() - t) / 1e6);
     }
   return Object.fromEntries(Object.entries(xs).map(([k, v]) => [k, median(v)]));
 }
@@ -206,7 +210,7 @@ await runBench('schedule-next', async ({ cleanup }) => {
       ready: hubCase([...c, 'task', 'ready', '--limit', '1', '--json'], env),
       next: hubCase([...c, 'schedule', 'next', '--agent-id', 'cli', '--dry-run', '--json'], env),
     },
-    { runs: RUNS, warmup: 1, label: 'cli' },
+    { runs: RUNS, warmup: QUICK ? 0 : 1, label: 'cli' },
   );
   return {
     nodes: N,

@@ -3,7 +3,8 @@
 // --porcelain=v2 --branch` over the same repositories run by `xargs -P` with the same parallelism, interleaved in
 // the same run: as a CLI process (activity cache warm, and no cache at all), through a running `hub daemon`, and
 // as `hub_workspace_terrain` calls to a running `hub mcp serve`; `--detail manifest` and `node -e 0` for scale.
-// Usage: npm run build && node bench/terrain.mjs [--repos 1000] [--runs 7] [--parallel <cores*2>]
+// Usage: npm run build && node bench/terrain.mjs [--repos 1000] [--runs 7] [--parallel <cores*2>] [--quick]
+// (--quick: 8 repositories, 1 run, no warm-up.) peak_rss_mb: one more untimed run of each CLI case, no daemon.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -18,22 +19,26 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   round,
   runBench,
   timeInterleaved,
   timeSpawn,
 } from './lib/measure.mjs';
+import { peakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '1000' },
-    runs: { type: 'string', default: '7' },
+    repos: { type: 'string', default: QUICK ? '8' : '1000' },
+    runs: { type: 'string', default: QUICK ? '1' : '7' },
+    quick: { type: 'boolean' },
     parallel: { type: 'string', default: String(Math.max(2, availableParallelism() * 2)) },
   },
 });
 const REPOS = Number(values.repos);
 const RUNS = Number(values.runs);
 const PARALLEL = Number(values.parallel);
+const WARMUP = QUICK ? 0 : 2;
 const GIT_ID = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false'];
 const git = (dir, args) => execFileSync('git', ['-C', dir, ...GIT_ID, ...args], { stdio: 'ignore' });
 
@@ -105,7 +110,7 @@ async function timeMcp(manifest, cache, xargs, runs) {
       if (n !== REPOS) throw new Error(`expected ${REPOS} nodes over MCP, got ${n}`);
       return ms;
     };
-    for (let i = 0; i < 2; i++) await call();
+    for (let i = 0; i < WARMUP; i++) await call();
     const mcp = [];
     const base = [];
     for (let i = 0; i < runs; i++) {
@@ -196,12 +201,17 @@ await runBench('terrain', async ({ cleanup }) => {
   let t;
   let served;
   try {
-    t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'terrain' });
+    t = timeInterleaved(cases, { runs: RUNS, warmup: WARMUP, label: 'terrain' });
     served = daemon.served();
   } finally {
     daemon.stop();
   }
-  if (served !== RUNS + 2) throw new Error(`the daemon served ${served} terrains, not ${RUNS + 2}`);
+  if (served !== RUNS + WARMUP) throw new Error(`the daemon served ${served} terrains, not ${RUNS + WARMUP}`);
+  const rss = peakRss({
+    warm: cases.hub_terrain_warm,
+    cold: cases.hub_terrain_cold,
+    manifest: cases.hub_terrain_manifest,
+  });
   const base = t.xargs_git_status.median_ms;
   const mcp = await timeMcp(manifest, cache, cases.xargs_git_status, RUNS);
   return {
@@ -217,6 +227,7 @@ await runBench('terrain', async ({ cleanup }) => {
     ratio_warm: round(t.hub_terrain_warm.median_ms / base, 2),
     ratio_cold: round(t.hub_terrain_cold.median_ms / base, 2),
     ratio_daemon: round(t.hub_terrain_daemon.median_ms / base, 2),
+    peak_rss_mb: rss,
     hub_terrain_mcp_ms: round(mcp.mcp),
     xargs_beside_mcp_ms: round(mcp.xargs),
     ratio_mcp: round(mcp.mcp / mcp.xargs, 2),

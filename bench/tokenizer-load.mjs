@@ -3,15 +3,18 @@
 // src/context/bpe-*.ts) against gpt-tokenizer loaded from its ranks as JSON (the loader it replaced). Each
 // sample is a fresh node process timing, with performance.now(), the import, the load, then passes over ~1 MB
 // of this repository's text (the first pass cold, the others warm); counts must agree.
-// Usage: npm run build && node bench/tokenizer-load.mjs [--runs 7]
+// Usage: npm run build && node bench/tokenizer-load.mjs [--runs 7] [--quick]
+// (--quick: 1 run of one warm pass over scripts/ only, no page-cache warm-up.)
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, ROOT, round, runBench, timeSpawn } from './lib/measure.mjs';
+import { createTempDir, median, progress, QUICK, ROOT, round, runBench, timeSpawn } from './lib/measure.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: QUICK ? '1' : '7' }, quick: { type: 'boolean' } },
+});
 const RUNS = Number(values.runs);
-const WARM_PASSES = 3;
+const WARM_PASSES = QUICK ? 1 : 3;
 
 // Loads a counter as hub did before the table: gpt-tokenizer's GptEncoding over its ranks read as JSON.
 const OLD_LOADER = `
@@ -92,7 +95,9 @@ await runBench('tokenizer-load', async ({ cleanup }) => {
     join(ROOT, 'dist', 'tokenizer', 'o200k_base.bin'),
     join(newDir, 'tokenizer', 'o200k_base.bin'),
   );
-  const files = ['src', 'docs', 'bench', 'scripts'].flatMap((d) => filesUnder(join(ROOT, d)));
+  const files = (QUICK ? ['scripts'] : ['src', 'docs', 'bench', 'scripts']).flatMap((d) =>
+    filesUnder(join(ROOT, d)),
+  );
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   const corpus = join(dir, 'corpus.json');
   writeFileSync(corpus, JSON.stringify(texts));
@@ -102,7 +107,7 @@ await runBench('tokenizer-load', async ({ cleanup }) => {
     JSON.parse(timeSpawn(process.execPath, [probe, bundlePath, loaderDir, corpus]).stdout);
   const cases = { gpt_tokenizer_json: [oldBundle, oldDir], hub_table: [newBundle, newDir] };
   const samples = { gpt_tokenizer_json: [], hub_table: [] };
-  for (const args of Object.values(cases)) sample(...args); // warm the page cache
+  if (!QUICK) for (const args of Object.values(cases)) sample(...args); // warm the page cache
   for (let i = 0; i < RUNS; i++) {
     for (const [name, args] of Object.entries(cases)) samples[name].push(sample(...args));
     progress(`runs: ${i + 1}/${RUNS}`);

@@ -5,11 +5,13 @@
 // tiles and every layer on and populated (the enriched answers get git states, activity, CI and agent readiness in
 // the browser's network layer: url-only rows have none), from requestAnimationFrame deltas while the activity
 // pulse animates; and the gzipped size of the page's JavaScript and CSS.
-// Usage: node bench/ui-terrain.mjs [--repos 5000] [--runs 3] [--frames 120] [--gpu]
+// Usage: node bench/ui-terrain.mjs [--repos 5000] [--runs 3] [--frames 120] [--gpu] [--quick]
+//   --quick: 100 repositories, 1 run, 5 frames after 2 untimed ones.
 //   --gpu: Chromium without --disable-gpu, WebGL and compositing both on SwiftShader (--use-angle=swiftshader
 //   --enable-unsafe-swiftshader); the default is the test harness's flags (--disable-gpu: WebGL on SwiftShader,
 //   software compositing, each frame read back).
-// stdout: exactly one JSON object. Needs `npm run build` (dist/web) and /usr/bin/chromium.
+// stdout: exactly one JSON object. Needs `npm run build` (dist/web) and /usr/bin/chromium; without Chromium it
+// prints {bench, skipped} and exits 0, as the browser tests skip.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -17,14 +19,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { createTempDir, HUB_BIN, median, progress, ROOT, round, runBench } from './lib/measure.mjs';
+import { createTempDir, HUB_BIN, median, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '5000' },
-    runs: { type: 'string', default: '3' },
-    frames: { type: 'string', default: '120' },
+    repos: { type: 'string', default: QUICK ? '100' : '5000' },
+    runs: { type: 'string', default: QUICK ? '1' : '3' },
+    frames: { type: 'string', default: QUICK ? '5' : '120' },
     gpu: { type: 'boolean', default: false },
+    quick: { type: 'boolean' },
   },
 });
 const REPOS = Number(values.repos);
@@ -135,83 +138,87 @@ function chunkSizes() {
   return { three_scene_js: scene, page_js: page, css, total: scene + page + css };
 }
 
-await runBench('ui-terrain', async ({ cleanup }) => {
-  if (!CHROMIUM) throw new Error('Chromium not found: apt-get install -y chromium');
-  if (!existsSync(join(ROOT, 'dist', 'web', 'index.html')))
-    throw new Error('dist/web is missing: npm run build');
-  const { chromium } = await import('playwright-core');
-  const dir = cleanup(createTempDir('hub-bench-ui-terrain-'));
-  const { writeTerrainWorkspace, fillLayers } = await fixtures(dir);
-  const ws = writeTerrainWorkspace(join(dir, 'ws'), REPOS, 25);
-  progress(`workspace: ${ws.repos} repositories, ${ws.relationships} relationships`);
-  const server = await serve(ws.root, join(dir, 'cache'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const first = [];
-    const all = [];
-    const enriched = [];
-    const manifestIn = [];
-    let renderer = '';
-    for (let i = 0; i < RUNS; i++) {
-      const { page, t } = await load(context, server.base);
-      first.push(t.marks.firstTiles);
-      all.push(t.marks.allTiles);
-      manifestIn.push(t.manifestResponse);
-      enriched.push(t.marks.enriched);
-      renderer = t.renderer;
-      if (t.tiles !== REPOS) throw new Error(`drew ${t.tiles} tiles, expected ${REPOS}`);
-      progress(
-        `run ${i + 1}: first tiles ${round(t.marks.firstTiles)} ms, enriched ${round(t.marks.enriched)} ms`,
-      );
-      await page.close();
-    }
+if (!CHROMIUM) {
+  const skipped =
+    'Chromium not found at /usr/lib/chromium/chromium or /usr/bin/chromium (apt-get install -y chromium)';
+  process.stdout.write(`${JSON.stringify({ bench: 'ui-terrain', skipped })}\n`);
+} else
+  await runBench('ui-terrain', async ({ cleanup }) => {
+    if (!existsSync(join(ROOT, 'dist', 'web', 'index.html')))
+      throw new Error('dist/web is missing: npm run build');
+    const { chromium } = await import('playwright-core');
+    const dir = cleanup(createTempDir('hub-bench-ui-terrain-'));
+    const { writeTerrainWorkspace, fillLayers } = await fixtures(dir);
+    const ws = writeTerrainWorkspace(join(dir, 'ws'), REPOS, 25);
+    progress(`workspace: ${ws.repos} repositories, ${ws.relationships} relationships`);
+    const server = await serve(ws.root, join(dir, 'cache'));
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const first = [];
+      const all = [];
+      const enriched = [];
+      const manifestIn = [];
+      let renderer = '';
+      for (let i = 0; i < RUNS; i++) {
+        const { page, t } = await load(context, server.base);
+        first.push(t.marks.firstTiles);
+        all.push(t.marks.allTiles);
+        manifestIn.push(t.manifestResponse);
+        enriched.push(t.marks.enriched);
+        renderer = t.renderer;
+        if (t.tiles !== REPOS) throw new Error(`drew ${t.tiles} tiles, expected ${REPOS}`);
+        progress(
+          `run ${i + 1}: first tiles ${round(t.marks.firstTiles)} ms, enriched ${round(t.marks.enriched)} ms`,
+        );
+        await page.close();
+      }
 
-    await context.route(/\/v3\/ops\/terrain\?.*detail=enriched/, async (route) => {
-      const res = await route.fetch();
-      await route.fulfill({ response: res, json: fillLayers(await res.json()) });
-    });
-    // Frame time with every layer on and populated, in both forms of the layers (layer-mesh.ts).
-    const frames = {};
-    let instances = {};
-    for (const draw of ['merged', 'instanced']) {
-      const { page, t } = await load(context, server.base, `?draw=${draw}`);
-      await page.getByLabel('Layout').selectOption('blocks');
-      const layers = Object.entries(t.layers);
-      const empty = layers.filter(([, l]) => l.instances === 0 || l.drawCalls !== 1).map(([id]) => id);
-      if (empty.length) throw new Error(`${draw}: layers not drawn in one call: ${empty.join(', ')}`);
-      instances = Object.fromEntries(layers.map(([id, l]) => [id, l.instances]));
-      await frameDeltas(page, 10);
-      const deltas = (await frameDeltas(page, FRAMES)).sort((a, b) => a - b);
-      const after = await page.evaluate(hook);
-      frames[draw] = {
-        frame_ms_median: round(median(deltas)),
-        frame_ms_p95: round(deltas[Math.min(deltas.length - 1, Math.floor(deltas.length * 0.95))]),
-        fps: round(1000 / median(deltas)),
-        draw_calls: after.drawCalls,
+      await context.route(/\/v3\/ops\/terrain\?.*detail=enriched/, async (route) => {
+        const res = await route.fetch();
+        await route.fulfill({ response: res, json: fillLayers(await res.json()) });
+      });
+      // Frame time with every layer on and populated, in both forms of the layers (layer-mesh.ts).
+      const frames = {};
+      let instances = {};
+      for (const draw of ['merged', 'instanced']) {
+        const { page, t } = await load(context, server.base, `?draw=${draw}`);
+        await page.getByLabel('Layout').selectOption('blocks');
+        const layers = Object.entries(t.layers);
+        const empty = layers.filter(([, l]) => l.instances === 0 || l.drawCalls !== 1).map(([id]) => id);
+        if (empty.length) throw new Error(`${draw}: layers not drawn in one call: ${empty.join(', ')}`);
+        instances = Object.fromEntries(layers.map(([id, l]) => [id, l.instances]));
+        await frameDeltas(page, QUICK ? 2 : 10);
+        const deltas = (await frameDeltas(page, FRAMES)).sort((a, b) => a - b);
+        const after = await page.evaluate(hook);
+        frames[draw] = {
+          frame_ms_median: round(median(deltas)),
+          frame_ms_p95: round(deltas[Math.min(deltas.length - 1, Math.floor(deltas.length * 0.95))]),
+          fps: round(1000 / median(deltas)),
+          draw_calls: after.drawCalls,
+        };
+        progress(`${draw}: median frame ${frames[draw].frame_ms_median} ms, ${after.drawCalls} draw calls`);
+        await page.close();
+      }
+      return {
+        repos: REPOS,
+        runs: RUNS,
+        flags: values.gpu ? 'gpu (swiftshader)' : 'harness (--disable-gpu)',
+        renderer,
+        first_tiles_ms: round(median(first)),
+        all_tiles_ms: round(median(all)),
+        manifest_response_ms: round(median(manifestIn)),
+        enriched_ms: round(median(enriched)),
+        frames: FRAMES,
+        frame: frames,
+        instances,
+        load_average: round(loadavg()[0], 1),
+        gzip_bytes: chunkSizes(),
+        node: process.version,
       };
-      progress(`${draw}: median frame ${frames[draw].frame_ms_median} ms, ${after.drawCalls} draw calls`);
-      await page.close();
+    } finally {
+      await browser.close();
+      server.stop();
+      rmSync(join(dir, 'cache'), { recursive: true, force: true });
     }
-    return {
-      repos: REPOS,
-      runs: RUNS,
-      flags: values.gpu ? 'gpu (swiftshader)' : 'harness (--disable-gpu)',
-      renderer,
-      first_tiles_ms: round(median(first)),
-      all_tiles_ms: round(median(all)),
-      manifest_response_ms: round(median(manifestIn)),
-      enriched_ms: round(median(enriched)),
-      frames: FRAMES,
-      frame: frames,
-      instances,
-      load_average: round(loadavg()[0], 1),
-      gzip_bytes: chunkSizes(),
-      node: process.version,
-    };
-  } finally {
-    await browser.close();
-    server.stop();
-    rmSync(join(dir, 'cache'), { recursive: true, force: true });
-  }
-});
+  });

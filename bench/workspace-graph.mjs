@@ -4,7 +4,9 @@
 // charts/<name>, npm workspaces), against the floor of reading those package files alone. In process (src/graph,
 // src/catalog and src/model bundled with esbuild; the catalog is built once, as a loaded workspace has it), then
 // the CLI end to end (`hub graph --json` with and without inference).
-// Usage: node bench/workspace-graph.mjs [--repos 5000] [--repeat 7] [--runs 3]   (stdout: exactly one JSON object).
+// Usage: node bench/workspace-graph.mjs [--repos 5000] [--repeat 7] [--runs 3] [--quick]
+// (stdout: exactly one JSON object; --quick: 30 repositories (one submodule), 1 repeat, 1 CLI run, no warm-up; peak_rss_mb: one
+// more untimed run of each CLI case).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,17 +16,20 @@ import {
   hubCase,
   median,
   progress,
+  QUICK,
   ROOT,
   round,
   runBench,
   timeInterleaved,
 } from './lib/measure.mjs';
+import { peakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '5000' },
-    repeat: { type: 'string', default: '7' },
-    runs: { type: 'string', default: '3' },
+    repos: { type: 'string', default: QUICK ? '30' : '5000' },
+    repeat: { type: 'string', default: QUICK ? '1' : '7' },
+    runs: { type: 'string', default: QUICK ? '1' : '3' },
+    quick: { type: 'boolean' },
   },
 });
 const REPOS = Number(values.repos);
@@ -177,7 +182,8 @@ function generate(dir) {
   const nodes = [];
   for (let i = 24; i < REPOS; i += 25)
     nodes.push(`    - { project: ext, repo: r${i}, url: "https://git.example.com/bench/r${i}.git" }`);
-  writeFileSync(join(dir, '.hub.yml'), `${yaml}graph:\n  nodes:\n${nodes.join('\n')}\n`);
+  if (nodes.length > 0)
+    writeFileSync(join(dir, '.hub.yml'), `${yaml}graph:\n  nodes:\n${nodes.join('\n')}\n`);
   return { packageFiles, expectedEdges: edges };
 }
 
@@ -208,7 +214,8 @@ await runBench('workspace-graph', async ({ cleanup }) => {
   const graphAll = () => {
     graph = m.buildWorkspaceGraph(catalog, checkouts, { includeInferred: true, includeStructure: true });
   };
-  for (let i = 0; i < 2; i++) {
+  // At least once: the graph checked below comes from here.
+  for (let i = 0; i < (QUICK ? 1 : 2); i++) {
     readAll();
     parseAll();
     graphAll();
@@ -234,7 +241,8 @@ await runBench('workspace-graph', async ({ cleanup }) => {
     graph: hubCase(['-c', manifest, 'graph', '--json']),
     manifest_only: hubCase(['-c', manifest, 'graph', '--no-include-inferred', '--json']),
   };
-  const t = timeInterleaved(cases, { runs: RUNS, warmup: 1, label: 'cli' });
+  const t = timeInterleaved(cases, { runs: RUNS, warmup: QUICK ? 0 : 1, label: 'cli' });
+  const rss = peakRss(cases);
   return {
     repos: REPOS,
     package_files: packageFiles.length,
@@ -252,6 +260,7 @@ await runBench('workspace-graph', async ({ cleanup }) => {
     cli_graph_ms: t.graph.median_ms,
     cli_graph_no_inference_ms: t.manifest_only.median_ms,
     cli_inference_ms: round(t.graph.median_ms - t.manifest_only.median_ms, 1),
+    peak_rss_mb: rss,
     repeat: REPEAT,
     runs: RUNS,
     node: process.version,

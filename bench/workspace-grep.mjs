@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `hub workspace grep` against running ripgrep directly on the same tree with the same flags.
-// Usage: npm run build && node bench/workspace-grep.mjs [--repos 200] [--files 500] [--runs 10]
+// Usage: npm run build && node bench/workspace-grep.mjs [--repos 200] [--files 500] [--runs 10] [--quick]
+// (--quick: 2 repositories of 5 files, 1 run, no warm-up.)
 // The tree: N repositories of F source files (~6 KB each, a few hundred MB in all), a node_modules folder in
 // each (excluded by both), and a rare word placed in a few files so both searches read everything.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,17 +12,20 @@ import {
   createTempDir,
   hubCase,
   progress,
+  QUICK,
   round,
   runBench,
   timeInterleaved,
   timeSpawn,
 } from './lib/measure.mjs';
+import { peakRss } from './lib/peak-rss.mjs';
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '200' },
-    files: { type: 'string', default: '500' },
-    runs: { type: 'string', default: '10' },
+    repos: { type: 'string', default: QUICK ? '2' : '200' },
+    files: { type: 'string', default: QUICK ? '5' : '500' },
+    runs: { type: 'string', default: QUICK ? '1' : '10' },
+    quick: { type: 'boolean' },
   },
 });
 const REPOS = Number(values.repos);
@@ -99,13 +103,14 @@ if (!rg) {
     const hub = JSON.parse(timeSpawn(cases.hub_grep.command, cases.hub_grep.args, cases.hub_grep).stdout);
     if (hub.backend !== 'ripgrep' || hub.matches.length !== planted)
       throw new Error(`hub found ${hub.matches.length} matches with ${hub.backend}, expected ${planted}`);
-    const t = timeInterleaved(cases, { runs: RUNS, warmup: 2, label: 'grep' });
+    const t = timeInterleaved(cases, { runs: RUNS, warmup: QUICK ? 0 : 2, label: 'grep' });
     const builtin = hubCase(['-c', manifest, 'workspace', 'grep', QUERY, '--limit', '5000', '--json'], {
       HUB_CACHE_DIR: cache,
       HUB_GREP_BACKEND: 'builtin',
     });
     const b = timeSpawn(builtin.command, builtin.args, builtin);
     if (JSON.parse(b.stdout).matches.length !== planted) throw new Error('builtin backend disagrees');
+    const rss = peakRss({ ripgrep: cases.hub_grep, builtin });
     return {
       repos: REPOS,
       files: REPOS * FILES,
@@ -117,6 +122,7 @@ if (!rg) {
       ratio: round(t.hub_grep.median_ms / t.rg_direct.median_ms, 2),
       target_ratio: 1.3,
       builtin_once_ms: round(b.ms),
+      peak_rss_mb: rss,
       runs: RUNS,
       node: process.version,
     };

@@ -2,7 +2,7 @@
 // `worktree create` against plain `git worktree add` on the same repository (same size, same kind of branch),
 // interleaved: hub in process (the operation's domain call with the local state backend: checks, git, record,
 // event, agent), and the whole `hub worktree create` CLI process for reference (node start-up included).
-// Usage: node bench/worktree-create.mjs [--files 2000] [--runs 15]
+// Usage: node bench/worktree-create.mjs [--files 2000] [--runs 15] [--quick]   (--quick: 20 files, 1 run, no warm-up)
 // (stdout: exactly one JSON object; progress on stderr). src is bundled with esbuild into a temp file.
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,10 +10,14 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, HUB_BIN, median, progress, ROOT, round, runBench } from './lib/measure.mjs';
+import { createTempDir, HUB_BIN, median, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { files: { type: 'string', default: '2000' }, runs: { type: 'string', default: '15' } },
+  options: {
+    files: { type: 'string', default: QUICK ? '20' : '2000' },
+    runs: { type: 'string', default: QUICK ? '1' : '15' },
+    quick: { type: 'boolean' },
+  },
 });
 const FILES = Number(values.files);
 const RUNS = Number(values.runs);
@@ -99,7 +103,7 @@ await runBench('worktree-create', async ({ cleanup }) => {
   const cfg = { layout: { workspaceRoot: root, worktreesPath: '.worktrees/', allowedOutside: [] } };
   const target = await m.resolveRepository(repoDeps, 'p/r');
   const samples = { git_worktree_add: [], hub_in_process: [], hub_cli: [] };
-  const warmup = 2;
+  const warmup = QUICK ? 0 : 2;
   for (let i = 0; i < RUNS + warmup; i++) {
     for (const name of Object.keys(samples)) git(repo, ['branch', `${name}-${i}`]);
     // git alone

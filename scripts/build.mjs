@@ -17,6 +17,30 @@ function hashTree(dir, h) {
   }
   return h;
 }
+// Source maps only on request (HUB_SOURCEMAPS=1 npm run build, for `node --enable-source-maps bin/hub`): they were
+// more than half of dist/ and nothing loads them otherwise (docs/decisions.md, "the published package").
+const sourceMaps = process.env.HUB_SOURCEMAPS === '1';
+
+/**
+ * gpt-tokenizer's ranks are the token counter's fallback when no built table is found (running from source). The
+ * build always writes the table (dist/tokenizer), so the bundle gets a module that says what is wrong instead of a
+ * 2.7 MB chunk of ranks that a built CLI never loads.
+ */
+const noRanksInBundle = {
+  name: 'no-tokenizer-ranks',
+  setup(b) {
+    b.onResolve({ filter: /^gpt-tokenizer\/bpeRanks\// }, (args) => ({
+      path: args.path,
+      namespace: 'no-ranks',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'no-ranks' }, () => ({
+      contents:
+        "throw new Error('the token table dist/tokenizer/o200k_base.bin is missing or from another build: reinstall hub, or run npm run build');",
+      loader: 'js',
+    }));
+  },
+};
+
 const buildId = hashTree(join(root, 'src'), createHash('sha256'))
   .update(pkg.version)
   .digest('hex')
@@ -35,7 +59,8 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  sourcemap: 'linked',
+  sourcemap: sourceMaps ? 'linked' : false,
+  plugins: [noRanksInBundle],
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded on first use through src/model/yaml-lib.ts and yaml-fast.ts, so a cached manifest read never evaluates them.
@@ -55,12 +80,17 @@ for (const file of result.outputFiles) {
   writeFileSync(tmp, file.contents);
   renameSync(tmp, file.path);
 }
-// Chunks of earlier builds are removed once the new ones are in place (names carry content hashes).
+// Chunks of earlier builds are removed once the new ones are in place (names carry content hashes), and so are
+// the source maps of an earlier HUB_SOURCEMAPS=1 build.
 const written = new Set(result.outputFiles.map((f) => f.path));
 const chunkDir = join(root, 'dist', 'chunks');
 for (const name of readdirSync(chunkDir, { withFileTypes: true })) {
   const p = join(chunkDir, name.name);
   if (name.isFile() && !written.has(p)) rmSync(p, { force: true });
+}
+for (const name of readdirSync(join(root, 'dist'))) {
+  const p = join(root, 'dist', name);
+  if (name.endsWith('.map') && !written.has(p)) rmSync(p, { force: true });
 }
 
 // The command table (paths, arguments, options, help) as JSON, so the CLI parses any command without loading
