@@ -157,7 +157,10 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const ownStore = opts.store === undefined;
   const store = opts.store ?? base.store().store;
   // A context per request, sharing the loaded workspace while the manifest file is unchanged.
-  const makeContext: ContextFactory = workspaceMemo(() => createContext({ ...init, store }), definition);
+  const makeContext: ContextFactory = workspaceMemo(
+    () => createContext({ ...init, store, surface: 'http' }),
+    definition,
+  );
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const documentBodyLimit = opts.documentBodyLimit ?? DOCUMENT_BODY_LIMIT;
 
