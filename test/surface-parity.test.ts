@@ -136,7 +136,8 @@ describe('the same operation on every surface', () => {
     expect(viaMcp).toEqual(viaCli);
     expect(viaHttp.json).toEqual(viaCli);
     // A page case must really be a middle page: cut before and after, so the same page is a real claim.
-    if (c.name.endsWith('(one page)')) expect(viaCli).toMatchObject({ truncated: true, offset: c.args.offset });
+    if (c.name.endsWith('(one page)'))
+      expect(viaCli).toMatchObject({ truncated: true, offset: c.args.offset });
   });
 
   it('gives the same error on every surface for an unknown component', async () => {
