@@ -159,3 +159,50 @@ describe('workspace repo list pages', () => {
     );
   });
 });
+
+describe('state lists page the same way', () => {
+  it('pages handoffs on every surface; the whole-document GET stays whole', async () => {
+    for (let i = 0; i < 30; i++) {
+      const r = await call(server.base, 'POST', '/v3/ops/handoffs', {
+        body: { id: `h${String(i).padStart(2, '0')}`, title: `Hand over ${i}` },
+      });
+      expect(r.status, r.text).toBeLessThan(300);
+    }
+    const page = (await call(server.base, 'GET', '/v3/ops/handoffs?status=open&limit=7&offset=21')).json;
+    expect(page.handoffs.map((h: { id: string }) => h.id)).toEqual([
+      'h21',
+      'h22',
+      'h23',
+      'h24',
+      'h25',
+      'h26',
+      'h27',
+    ]);
+    expect(page).toMatchObject({ total: 30, offset: 21, next_offset: 28, truncated: true });
+    const viaMcp = await callJson(mcp, 'hub_handoff_list', { status: 'open', limit: 7, offset: 21 });
+    const viaCli = hub([
+      'context',
+      'handoff',
+      'list',
+      '--status',
+      'open',
+      '--limit',
+      '7',
+      '--offset',
+      '21',
+      '--json',
+    ]);
+    expect(viaMcp).toEqual(page);
+    expect(viaCli.json()).toEqual(page);
+    // The state contract's GET (no query) is the stored document, never a page: a PUT must be able to send it back.
+    const whole = (await call(server.base, 'GET', '/v3/ops/handoffs')).json;
+    expect(whole.handoffs).toHaveLength(30);
+    expect(whole.total).toBeUndefined();
+  });
+
+  it('keeps refusing unknown fields on a paged list', async () => {
+    const r = await call(server.base, 'GET', '/v3/ops/claims?limit=2&bogus=1');
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toContain('bogus');
+  });
+});

@@ -128,3 +128,15 @@ export function pageFooter(shown: number, page: PageInfo, noun: string): string 
 export function pageInfoOf(r: PageInfo): PageInfo {
   return { total: r.total, offset: r.offset, next_offset: r.next_offset, truncated: r.truncated };
 }
+
+/** A list result with its `key` list cut to one page and the page fields added beside it. */
+export function pagedResult<K extends string, R extends { [P in K]: readonly unknown[] }>(
+  ctx: Pick<OpContext, 'surface' | 'agentMode'>,
+  input: PageInput,
+  result: R,
+  key: K,
+  spec = DEFAULT_PAGE_SPEC,
+): R & PageInfo {
+  const { items, page } = pageOf(ctx, input, result[key], spec);
+  return { ...result, [key]: items, ...page };
+}
