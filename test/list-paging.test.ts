@@ -160,6 +160,24 @@ describe('workspace repo list pages', () => {
   });
 });
 
+describe('ranked search pages too (default 50 on every surface)', () => {
+  it('gives the hits after the first page, best first, with total and next_offset', async () => {
+    const first = (await call(server.base, 'GET', '/v2/workspace/search?query=mod')).json;
+    expect(first.results).toHaveLength(50);
+    expect(first).toMatchObject({ total: TOTAL, offset: 0, next_offset: 50, truncated: true });
+    const next = await callJson(mcp, 'hub_repo_search', { query: 'mod', limit: 7, offset: 50 });
+    const viaCli = hub(['search', 'mod', '--limit', '57']).stdout;
+    expect(next.results.map((h: { id: string }) => h.id)).toEqual(
+      viaCli
+        .trimEnd()
+        .split('\n')
+        .slice(51, 58)
+        .map((l) => l.split(/\s+/)[1]),
+    );
+    expect(next).toMatchObject({ total: TOTAL, offset: 50, next_offset: 57 });
+  });
+});
+
 describe('state lists page the same way', () => {
   it('pages handoffs on every surface; the whole-document GET stays whole', async () => {
     for (let i = 0; i < 30; i++) {
