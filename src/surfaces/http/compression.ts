@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 export const COMPRESS_THRESHOLD = 1024;
 
 /**
- * Compresses answers above the threshold when the client accepts it (br, gzip or deflate, the client's
- * preference first): a terrain page of 5,000 repositories is ~5.6 MB of JSON and ~0.3 MB compressed.
+ * Compresses answers above the threshold when the client accepts it (gzip, else br, else deflate): a terrain page of 5,000 repositories is ~5.6 MB of JSON and ~0.3 MB compressed.
  * Only replies sent through fastify are touched: the SSE stream writes to the raw socket after hijacking the
  * reply, so its events are never buffered by a compressor. Request bodies are not decompressed: the body limit
  * stays a limit on the bytes a client sends, and a small compressed body can never expand past it.
@@ -16,7 +15,8 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     global: true,
     globalDecompression: false,
     threshold: COMPRESS_THRESHOLD,
-    encodings: ['br', 'gzip', 'deflate'],
-    // Brotli at quality 4 (the plugin's default) compresses JSON about as well as gzip -6, faster.
+    // gzip first when the client takes both: on JSON it is ~3x cheaper in CPU than brotli at the plugin's quality 4
+    // (3.5 MB: 37 ms against 125 ms) for a size within a few percent; brotli for a client that asks only for it.
+    encodings: ['gzip', 'br', 'deflate'],
   });
 }
