@@ -52,7 +52,11 @@ describe('hub:// resources', () => {
     for (const r of resources) expect(r.description, r.uri).toBeTruthy();
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'hub://catalog{?limit,offset}',
       'hub://workspace/map{?limit}',
+      'hub://objectives{?limit,offset}',
+      'hub://approvals/pending{?limit,offset}',
+      'hub://handoffs/open{?limit,offset}',
       'hub://events/recent{?since}',
       'hub://workspace/config{?view,confirm}',
     ]);
@@ -146,6 +150,15 @@ describe('hub:// resources', () => {
     expect(full.mimeType).toBe('application/yaml');
     expect(full.text).toContain('workspace:');
     await rpcError(client.readResource({ uri: 'hub://workspace/config?view=everything' }), -32602);
+  });
+
+  it('pages the list resources like their tools: limit, offset, total, next_offset', async () => {
+    const whole = await readJson('hub://catalog');
+    const page = await readJson('hub://catalog?limit=2&offset=1');
+    expect(page.components).toEqual(whole.components.slice(1, 3));
+    expect(page).toMatchObject({ total: whole.total, offset: 1, next_offset: 3, truncated: true });
+    const err = await rpcError(client.readResource({ uri: 'hub://catalog?limit=0' }), -32602);
+    expect(err.message).toContain('limit: must be at least 1');
   });
 
   it('answers an unknown URI with -32002 and an unknown parameter with -32602', async () => {

@@ -29,6 +29,20 @@ const CASES: Case[] = [
     http: { method: 'GET', path: '/v3/ops/components?project=platform' },
   },
   {
+    name: 'component list (one page)',
+    cli: ['component', 'list', '--limit', '3', '--offset', '2'],
+    tool: 'hub_component_list',
+    args: { limit: 3, offset: 2 },
+    http: { method: 'GET', path: '/v3/ops/components?limit=3&offset=2' },
+  },
+  {
+    name: 'workspace repo list (one page)',
+    cli: ['workspace', 'repo', 'list', '--project', 'platform', '--limit', '2', '--offset', '1'],
+    tool: 'hub_workspace_repos_list',
+    args: { project: 'platform', limit: 2, offset: 1 },
+    http: { method: 'GET', path: '/v2/workspace/repos?project=platform&limit=2&offset=1' },
+  },
+  {
     name: 'component resolve',
     cli: [
       'component',
@@ -121,6 +135,9 @@ describe('the same operation on every surface', () => {
     expect(viaHttp.status, viaHttp.text).toBe(200);
     expect(viaMcp).toEqual(viaCli);
     expect(viaHttp.json).toEqual(viaCli);
+    // A page case must really be a middle page: cut before and after, so the same page is a real claim.
+    if (c.name.endsWith('(one page)'))
+      expect(viaCli).toMatchObject({ truncated: true, offset: c.args.offset });
   });
 
   it('gives the same error on every surface for an unknown component', async () => {

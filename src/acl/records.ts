@@ -33,5 +33,6 @@ export async function aclDocuments(
     throw new HubError('internal', `the ${deps.store.backend} state backend cannot list documents`, {
       backend: deps.store.backend,
     });
-  return deps.store.list(collection);
+  // Sorted: every backend lists in its own order, and paged lists need one that holds from page to page.
+  return (await deps.store.list(collection)).sort();
 }

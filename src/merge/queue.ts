@@ -257,6 +257,8 @@ export interface MergeList {
   offset: number;
   /** Offset of the next page, null on the last. */
   next_offset: number | null;
+  /** True when requests after this page exist (the paging convention's flag). */
+  truncated: boolean;
 }
 
 /** Default page size of `merge status`. */
@@ -281,6 +283,7 @@ export async function listMerges(deps: CoordDeps, q: MergeListQuery): Promise<Me
     total: hits.length,
     offset,
     next_offset: offset + merges.length < hits.length ? offset + merges.length : null,
+    truncated: offset + merges.length < hits.length,
   };
 }
 

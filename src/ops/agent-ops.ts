@@ -10,6 +10,7 @@ import {
 import { aclDeps, aclFields } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 
 const HEARTBEAT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/agents/heartbeat', input: 'body' };
@@ -20,36 +21,39 @@ const count = (a: AgentEntry) =>
     .map(([c, list]) => `${list.length} ${c}`)
     .join(', ') || '-';
 
-export const agentRegistry = defineOp({
-  id: 'agent.registry',
-  summary:
-    'The agents registry: who is live, when last seen, and the live branches, leases, worktrees and claims each holds.',
-  description:
-    'An agent is live until its TTL (default 30m) passes without a call or heartbeat. Holdings are judged by their ' +
-    'own expiry. Listing never writes.',
-  input: z.strictObject({
-    agent_id: z.string().min(1).optional().describe('Only this agent.'),
-    live: z.boolean().default(false).describe('Only agents live now.'),
+export const agentRegistry = pagedList(
+  defineOp({
+    id: 'agent.registry',
+    summary:
+      'The agents registry: who is live, when last seen, and the live branches, leases, worktrees and claims each holds.',
+    description:
+      'An agent is live until its TTL (default 30m) passes without a call or heartbeat. Holdings are judged by their ' +
+      'own expiry. Listing never writes.',
+    input: z.strictObject({
+      agent_id: z.string().min(1).optional().describe('Only this agent.'),
+      live: z.boolean().default(false).describe('Only agents live now.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ agents: AgentEntry[] }> => {
+      const agents = (await agentsWithHoldings(aclDeps(ctx)))
+        .filter((a) => input.agent_id === undefined || a.agent_id === input.agent_id)
+        .filter((a) => !input.live || a.live);
+      return { agents };
+    },
+    cli: {
+      command: 'agent registry',
+      human: (r) =>
+        table(
+          r.agents.map((a) => [a.agent_id, a.live ? 'live' : 'lapsed', a.last_seen ?? '-', count(a)]),
+          ['AGENT', 'STATE', 'LAST SEEN', 'HOLDS'],
+        ) || 'no agents',
+    },
+    mcp: { tool: 'hub_agent_registry' },
+    http: [{ method: 'GET', route: '/v3/ops/agents', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ agents: AgentEntry[] }> => {
-    const agents = (await agentsWithHoldings(aclDeps(ctx)))
-      .filter((a) => input.agent_id === undefined || a.agent_id === input.agent_id)
-      .filter((a) => !input.live || a.live);
-    return { agents };
-  },
-  cli: {
-    command: 'agent registry',
-    human: (r) =>
-      table(
-        r.agents.map((a) => [a.agent_id, a.live ? 'live' : 'lapsed', a.last_seen ?? '-', count(a)]),
-        ['AGENT', 'STATE', 'LAST SEEN', 'HOLDS'],
-      ) || 'no agents',
-  },
-  mcp: { tool: 'hub_agent_registry' },
-  http: [{ method: 'GET', route: '/v3/ops/agents', input: 'query' }],
-});
+  { key: 'agents', noun: 'Agents', order: 'by agent id' },
+);
 
 export const agentHeartbeatOp = defineOp({
   id: 'agent.heartbeat',

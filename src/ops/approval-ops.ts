@@ -9,6 +9,7 @@ import {
 import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 
 const REQUEST_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/approvals', input: 'body' };
@@ -38,28 +39,31 @@ export const approvalRequest = defineOp({
   http: [REQUEST_ROUTE],
 });
 
-export const approvalList = defineOp({
-  id: 'context.approval.list',
-  summary: 'List approval requests as {requests:[...]}: pending ones (default) or all.',
-  input: z.strictObject({
-    status: z.enum(['pending', 'all']).default('pending').describe('pending or all.'),
+export const approvalList = pagedList(
+  defineOp({
+    id: 'context.approval.list',
+    summary: 'List approval requests as {requests:[...]}: pending ones (default) or all.',
+    input: z.strictObject({
+      status: z.enum(['pending', 'all']).default('pending').describe('pending or all.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ requests: ApprovalRequest[] }> => ({
+      requests: await listApprovals(coordDeps(ctx), input.status),
+    }),
+    cli: {
+      command: 'context approval list',
+      human: (r) =>
+        table(
+          r.requests.map((q) => [q.id, q.status, q.requested_by, q.created_at, q.action]),
+          ['ID', 'STATUS', 'BY', 'CREATED', 'ACTION'],
+        ) || 'no approval requests',
+    },
+    mcp: { tool: 'hub_approval_list' },
+    http: [{ method: 'GET', route: '/v3/ops/approvals', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ requests: ApprovalRequest[] }> => ({
-    requests: await listApprovals(coordDeps(ctx), input.status),
-  }),
-  cli: {
-    command: 'context approval list',
-    human: (r) =>
-      table(
-        r.requests.map((q) => [q.id, q.status, q.requested_by, q.created_at, q.action]),
-        ['ID', 'STATUS', 'BY', 'CREATED', 'ACTION'],
-      ) || 'no approval requests',
-  },
-  mcp: { tool: 'hub_approval_list' },
-  http: [{ method: 'GET', route: '/v3/ops/approvals', input: 'query' }],
-});
+  { key: 'requests', noun: 'Requests', order: 'in stored order (oldest first)' },
+);
 
 export const approvalResolve = defineOp({
   id: 'context.approval.resolve',

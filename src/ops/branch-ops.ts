@@ -33,6 +33,7 @@ import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 import { taskWorktree } from './task-worktree.js';
 
@@ -321,40 +322,45 @@ export interface BranchListItem extends BranchAllocation {
   agent_live: boolean;
 }
 
-export const branchList = defineOp({
-  id: 'branch.list',
-  summary: 'List branch allocations (active by default), with whether each holding agent is live.',
-  input: z.strictObject({
-    repository: aclFields.repository.optional(),
-    agent_id: z.string().min(1).optional().describe('Only this agent’s allocations.'),
-    status: z
-      .enum([...BRANCH_STATUSES, 'all'])
-      .default('active')
-      .describe('active (default), released or all.'),
+export const branchList = pagedList(
+  defineOp({
+    id: 'branch.list',
+    summary: 'List branch allocations (active by default), with whether each holding agent is live.',
+    input: z.strictObject({
+      repository: aclFields.repository.optional(),
+      agent_id: z.string().min(1).optional().describe('Only this agent’s allocations.'),
+      status: z
+        .enum([...BRANCH_STATUSES, 'all'])
+        .default('active')
+        .describe('active (default), released or all.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ branches: BranchListItem[] }> => {
+      const deps = aclDeps(ctx);
+      const key = input.repository
+        ? (await resolveRepository(repoDeps(ctx), input.repository)).key
+        : undefined;
+      const live = new Set((await listAgents(deps)).filter((a) => a.live).map((a) => a.agent_id));
+      const branches = (await readAllocations(deps, key))
+        .filter((a) => input.status === 'all' || a.status === input.status)
+        .filter((a) => input.agent_id === undefined || a.agent_id === input.agent_id)
+        .map((a) => ({ ...a, agent_live: live.has(a.agent_id) }));
+      return { branches };
+    },
+    cli: {
+      command: 'branch list',
+      human: (r) =>
+        table(
+          r.branches.map((a) => [a.name, a.status, a.repository, a.agent_id, a.task_id, a.created_at]),
+          ['NAME', 'STATUS', 'REPOSITORY', 'AGENT', 'TASK', 'SINCE'],
+        ) || 'no branch allocations',
+    },
+    mcp: { tool: 'hub_branch_list' },
+    http: [{ method: 'GET', route: '/v3/ops/branches', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ branches: BranchListItem[] }> => {
-    const deps = aclDeps(ctx);
-    const key = input.repository ? (await resolveRepository(repoDeps(ctx), input.repository)).key : undefined;
-    const live = new Set((await listAgents(deps)).filter((a) => a.live).map((a) => a.agent_id));
-    const branches = (await readAllocations(deps, key))
-      .filter((a) => input.status === 'all' || a.status === input.status)
-      .filter((a) => input.agent_id === undefined || a.agent_id === input.agent_id)
-      .map((a) => ({ ...a, agent_live: live.has(a.agent_id) }));
-    return { branches };
-  },
-  cli: {
-    command: 'branch list',
-    human: (r) =>
-      table(
-        r.branches.map((a) => [a.name, a.status, a.repository, a.agent_id, a.task_id, a.created_at]),
-        ['NAME', 'STATUS', 'REPOSITORY', 'AGENT', 'TASK', 'SINCE'],
-      ) || 'no branch allocations',
-  },
-  mcp: { tool: 'hub_branch_list' },
-  http: [{ method: 'GET', route: '/v3/ops/branches', input: 'query' }],
-});
+  { key: 'branches', noun: 'Allocations', order: 'by repository, then in allocation order' },
+);
 
 export const branchCleanup = defineOp({
   id: 'branch.cleanup',

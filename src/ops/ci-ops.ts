@@ -154,6 +154,7 @@ export const repoCiDetect = defineOp({
       total: repos.length,
       offset,
       next_offset: end < repos.length ? end : null,
+      truncated: end < repos.length,
       repos: rows,
       skipped_outside: refused,
     };

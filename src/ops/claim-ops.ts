@@ -21,6 +21,7 @@ import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 
 const DECLARE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/claims', input: 'body' };
@@ -202,44 +203,48 @@ export const claimCheck = defineOp({
   http: [{ method: 'GET', route: '/v3/ops/claims/check', input: 'query' }],
 });
 
-export const claimList = defineOp({
-  id: 'claim.list',
-  summary: 'List claims as they stand (an unrenewed claim past its TTL shows expired); listing never writes.',
-  input: z.strictObject({
-    repository: aclFields.repository.optional().describe('Only this repository (project/repo, . or self).'),
-    agent_id: aclFields.agent_id.optional().describe('Only claims of this agent.'),
-    status: z
-      .enum(CLAIM_LIST_STATUSES)
-      .default('active')
-      .describe('active (live, the default), released, expired or all.'),
+export const claimList = pagedList(
+  defineOp({
+    id: 'claim.list',
+    summary:
+      'List claims as they stand (an unrenewed claim past its TTL shows expired); listing never writes.',
+    input: z.strictObject({
+      repository: aclFields.repository.optional().describe('Only this repository (project/repo, . or self).'),
+      agent_id: aclFields.agent_id.optional().describe('Only claims of this agent.'),
+      status: z
+        .enum(CLAIM_LIST_STATUSES)
+        .default('active')
+        .describe('active (live, the default), released, expired or all.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ claims: Claim[] }> => {
+      const repository =
+        input.repository === undefined
+          ? undefined
+          : (await resolveRepository(repoDeps(ctx), input.repository)).id;
+      return { claims: await listClaims(aclDeps(ctx), { ...input, repository }) };
+    },
+    cli: {
+      command: 'claim list',
+      human: (r) =>
+        table(
+          r.claims.map((c) => [
+            c.claim_id,
+            c.status,
+            c.agent_id,
+            c.repository,
+            c.expires_at,
+            c.patterns.join(' '),
+          ]),
+          ['CLAIM', 'STATUS', 'AGENT', 'REPOSITORY', 'EXPIRES', 'PATTERNS'],
+        ) || 'no claims',
+    },
+    mcp: { tool: 'hub_claim_list' },
+    http: [{ method: 'GET', route: '/v3/ops/claims', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ claims: Claim[] }> => {
-    const repository =
-      input.repository === undefined
-        ? undefined
-        : (await resolveRepository(repoDeps(ctx), input.repository)).id;
-    return { claims: await listClaims(aclDeps(ctx), { ...input, repository }) };
-  },
-  cli: {
-    command: 'claim list',
-    human: (r) =>
-      table(
-        r.claims.map((c) => [
-          c.claim_id,
-          c.status,
-          c.agent_id,
-          c.repository,
-          c.expires_at,
-          c.patterns.join(' '),
-        ]),
-        ['CLAIM', 'STATUS', 'AGENT', 'REPOSITORY', 'EXPIRES', 'PATTERNS'],
-      ) || 'no claims',
-  },
-  mcp: { tool: 'hub_claim_list' },
-  http: [{ method: 'GET', route: '/v3/ops/claims', input: 'query' }],
-});
+  { key: 'claims', noun: 'Claims', order: 'by repository, then oldest first' },
+);
 
 export const claimRelease = defineOp({
   id: 'claim.release',

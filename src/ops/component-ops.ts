@@ -19,7 +19,8 @@ import {
   SKIP_DIRS,
 } from '../catalog/index.js';
 import { RefusedError } from '../infra/index.js';
-import { keyValues, table } from './format.js';
+import { keyValues, table, withFooter } from './format.js';
+import { type PageInfo, pageFields, pageFooter, pageOf } from './paging.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, readableRepos, scopeFields } from './scope.js';
 
@@ -28,25 +29,32 @@ type View = Record<string, unknown>;
 export const componentList = defineOp({
   id: 'component.list',
   summary: 'List catalogued components, optionally for one project or repository.',
-  input: z.strictObject({ ...scopeFields }),
+  description:
+    "Components in manifest order (projects, their repositories, then each repository's components as declared), " +
+    'a page at a time: --limit and --offset; total counts every match and next_offset names the next page ' +
+    '(null on the last).',
+  input: z.strictObject({ ...scopeFields, ...pageFields('Components') }),
   gate: 'active',
   attributes: READ_ONLY,
-  handler: (ctx, input): { components: View[] } => {
+  handler: (ctx, input): { components: View[] } & PageInfo => {
     const { catalog } = ctx.workspace();
     checkScope(catalog, input.project, input.repo);
-    const components = catalog.components
-      .filter(
-        (c) => (!input.project || c.project === input.project) && (!input.repo || c.repo === input.repo),
-      )
-      .map(componentView);
-    return { components };
+    const matching = catalog.components.filter(
+      (c) => (!input.project || c.project === input.project) && (!input.repo || c.repo === input.repo),
+    );
+    // Only the page is turned into views: at 50,000 components the rest would be built to be thrown away.
+    const { items, page } = pageOf(ctx, input, matching);
+    return { components: items.map(componentView), ...page };
   },
   cli: {
     command: 'component list',
     human: (r) =>
-      table(
-        r.components.map((c) => [String(c.id), String(c.kind ?? '-'), String(c.path)]),
-        ['ID', 'KIND', 'PATH'],
+      withFooter(
+        table(
+          r.components.map((c) => [String(c.id), String(c.kind ?? '-'), String(c.path)]),
+          ['ID', 'KIND', 'PATH'],
+        ),
+        pageFooter(r.components.length, r, 'components'),
       ),
   },
   mcp: { tool: 'hub_component_list' },

@@ -18,9 +18,13 @@ export interface Progress {
   done(): void;
 }
 
+/** The surface a request came in on: page sizes default per surface (an agent's context is smaller than a terminal). */
+export type Surface = 'cli' | 'mcp' | 'http';
+
 /** Everything a handler may touch of the outside world; domain code never reads process.* itself. */
 export interface OpContext {
   cwd: string;
+  surface: Surface;
   env: Readonly<Record<string, string | undefined>>;
   /** Manifest path given with -c/--definition/--config-path, or --root of the servers. */
   definition?: string;

@@ -9,12 +9,14 @@ import {
   stateTokenExposure,
 } from '../model/index.js';
 import { type DocumentStore, describeStore, openStore, type StoreInfo } from '../state/index.js';
-import type { OpContext, Progress, Workspace } from './context.js';
+import type { OpContext, Progress, Surface, Workspace } from './context.js';
 import { loadWorkspace } from './load-workspace.js';
 import { screenedStore } from './screened-store.js';
 
 export interface ContextInit {
   cwd: string;
+  /** Where the request came from (default `cli`); list page sizes default per surface. */
+  surface?: Surface;
   env: Readonly<Record<string, string | undefined>>;
   definition?: string;
   appconfig?: string;
@@ -75,6 +77,7 @@ export function createContext(init: ContextInit): OpContext {
   };
   return {
     cwd: init.cwd,
+    surface: init.surface ?? 'cli',
     env: init.env,
     definition: init.definition,
     appconfig: init.appconfig,

@@ -21,3 +21,8 @@ export function keyValues(obj: Record<string, unknown>): string {
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join('\n');
 }
+
+/** A table with its footer line (a page note) when there is one. */
+export function withFooter(body: string, footer: string): string {
+  return footer ? (body ? `${body}\n${footer}` : footer) : body;
+}

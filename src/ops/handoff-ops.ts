@@ -14,6 +14,7 @@ import {
 import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 
 /** The spec's append route: the body is one handoff item; the server answers the normalized item. */
@@ -87,30 +88,33 @@ export const handoffCreate = defineOp({
   http: [CREATE_ROUTE],
 });
 
-export const handoffList = defineOp({
-  id: 'context.handoff.list',
-  summary: 'List handoffs as they stand: an expired claim shows released; listing never writes.',
-  description:
-    'The release is a release-expired event dated at the expiry; the next write of the handoffs records it.',
-  input: z.strictObject({
-    status: z.enum(HANDOFF_STATUSES).optional().describe('Only handoffs with this status.'),
+export const handoffList = pagedList(
+  defineOp({
+    id: 'context.handoff.list',
+    summary: 'List handoffs as they stand: an expired claim shows released; listing never writes.',
+    description:
+      'The release is a release-expired event dated at the expiry; the next write of the handoffs records it.',
+    input: z.strictObject({
+      status: z.enum(HANDOFF_STATUSES).optional().describe('Only handoffs with this status.'),
+    }),
+    gate: 'active',
+    // A pure view: listing never writes.
+    attributes: READ_ONLY,
+    handler: (ctx, input): Promise<{ handoffs: Handoff[]; released: string[] }> =>
+      listHandoffs(coordDeps(ctx), input.status),
+    cli: {
+      command: 'context handoff list',
+      human: (r) =>
+        table(
+          r.handoffs.map((h) => [h.id, h.status, h.claimed_by ?? '-', h.claim_expires_at ?? '-', h.title]),
+          ['ID', 'STATUS', 'HOLDER', 'EXPIRES', 'TITLE'],
+        ) || 'no handoffs',
+    },
+    mcp: { tool: 'hub_handoff_list' },
+    http: [{ method: 'GET', route: '/v3/ops/handoffs', input: 'query' }],
   }),
-  gate: 'active',
-  // A pure view: listing never writes.
-  attributes: READ_ONLY,
-  handler: (ctx, input): Promise<{ handoffs: Handoff[]; released: string[] }> =>
-    listHandoffs(coordDeps(ctx), input.status),
-  cli: {
-    command: 'context handoff list',
-    human: (r) =>
-      table(
-        r.handoffs.map((h) => [h.id, h.status, h.claimed_by ?? '-', h.claim_expires_at ?? '-', h.title]),
-        ['ID', 'STATUS', 'HOLDER', 'EXPIRES', 'TITLE'],
-      ) || 'no handoffs',
-  },
-  mcp: { tool: 'hub_handoff_list' },
-  http: [{ method: 'GET', route: '/v3/ops/handoffs', input: 'query' }],
-});
+  { key: 'handoffs', noun: 'Handoffs', order: 'in stored order (oldest first)' },
+);
 
 export const handoffClaim = defineOp({
   id: 'context.handoff.claim',

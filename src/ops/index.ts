@@ -7,7 +7,7 @@ export {
   describeCommands,
   loadCommandTable,
 } from './command-index.js';
-export type { OpContext, Progress, Workspace } from './context.js';
+export type { OpContext, Progress, Surface, Workspace } from './context.js';
 export {
   type ContextInit,
   createContext,

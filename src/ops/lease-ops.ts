@@ -29,6 +29,7 @@ import {
   undoAllocation,
 } from './branch-ops.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 import { taskWorktree } from './task-worktree.js';
 
@@ -214,43 +215,48 @@ export const leaseRelease = defineOp({
   http: [RELEASE_ROUTE],
 });
 
-export const leaseList = defineOp({
-  id: 'lease.list',
-  summary:
-    'List leases (live ones by default) as they stand now: a lapsed lease shows expired; listing never writes.',
-  input: z.strictObject({
-    repository: aclFields.repository.optional(),
-    agent_id: z.string().min(1).optional().describe("Only this agent's leases."),
-    status: z
-      .enum([...LEASE_STATUSES, 'all'])
-      .default('active')
-      .describe('active (default: live now), expired, released or all.'),
+export const leaseList = pagedList(
+  defineOp({
+    id: 'lease.list',
+    summary:
+      'List leases (live ones by default) as they stand now: a lapsed lease shows expired; listing never writes.',
+    input: z.strictObject({
+      repository: aclFields.repository.optional(),
+      agent_id: z.string().min(1).optional().describe("Only this agent's leases."),
+      status: z
+        .enum([...LEASE_STATUSES, 'all'])
+        .default('active')
+        .describe('active (default: live now), expired, released or all.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ leases: Lease[] }> => {
+      const key = input.repository
+        ? (await resolveRepository(repoDeps(ctx), input.repository)).key
+        : undefined;
+      const leases = (await readLeases(aclDeps(ctx), key))
+        .filter((l) => input.status === 'all' || l.status === input.status)
+        .filter((l) => input.agent_id === undefined || l.agent_id === input.agent_id);
+      return { leases };
+    },
+    cli: {
+      command: 'lease list',
+      human: (r) =>
+        table(
+          r.leases.map((l) => [
+            l.lease_id,
+            l.status,
+            l.repository,
+            l.task_id,
+            l.agent_id,
+            l.branch ?? '-',
+            l.expires_at,
+          ]),
+          ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'BRANCH', 'EXPIRES'],
+        ) || 'no leases',
+    },
+    mcp: { tool: 'hub_lease_list' },
+    http: [{ method: 'GET', route: '/v3/ops/leases', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ leases: Lease[] }> => {
-    const key = input.repository ? (await resolveRepository(repoDeps(ctx), input.repository)).key : undefined;
-    const leases = (await readLeases(aclDeps(ctx), key))
-      .filter((l) => input.status === 'all' || l.status === input.status)
-      .filter((l) => input.agent_id === undefined || l.agent_id === input.agent_id);
-    return { leases };
-  },
-  cli: {
-    command: 'lease list',
-    human: (r) =>
-      table(
-        r.leases.map((l) => [
-          l.lease_id,
-          l.status,
-          l.repository,
-          l.task_id,
-          l.agent_id,
-          l.branch ?? '-',
-          l.expires_at,
-        ]),
-        ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'BRANCH', 'EXPIRES'],
-      ) || 'no leases',
-  },
-  mcp: { tool: 'hub_lease_list' },
-  http: [{ method: 'GET', route: '/v3/ops/leases', input: 'query' }],
-});
+  { key: 'leases', noun: 'Leases', order: 'by repository, then in acquisition order' },
+);

@@ -17,6 +17,7 @@ import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
 import { coordDeps, readNotesFile } from './coord-deps.js';
 import { keyValues, table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
 const statusField = z.string().describe(`Objective status: ${OBJECTIVE_STATUSES.join(', ')}.`);
@@ -162,22 +163,25 @@ export const objectiveEdit = defineOp({
   http: [EDIT_ROUTE],
 });
 
-export const objectiveList = defineOp({
-  id: 'context.objective.list',
-  summary: 'List objectives as {objectives:[...]}, optionally of one status.',
-  input: z.strictObject({
-    status: z.enum(OBJECTIVE_STATUSES).optional().describe('Only objectives with this status.'),
+export const objectiveList = pagedList(
+  defineOp({
+    id: 'context.objective.list',
+    summary: 'List objectives as {objectives:[...]}, optionally of one status.',
+    input: z.strictObject({
+      status: z.enum(OBJECTIVE_STATUSES).optional().describe('Only objectives with this status.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ objectives: Objective[] }> => {
+      const all = await listObjectives(coordDeps(ctx));
+      return { objectives: input.status ? all.filter((o) => o.status === input.status) : all };
+    },
+    cli: { command: 'context objective list', human: (r) => objectiveRows(r.objectives) || 'no objectives' },
+    mcp: { tool: 'hub_objective_list' },
+    http: [{ method: 'GET', route: '/v3/ops/objectives', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ objectives: Objective[] }> => {
-    const all = await listObjectives(coordDeps(ctx));
-    return { objectives: input.status ? all.filter((o) => o.status === input.status) : all };
-  },
-  cli: { command: 'context objective list', human: (r) => objectiveRows(r.objectives) || 'no objectives' },
-  mcp: { tool: 'hub_objective_list' },
-  http: [{ method: 'GET', route: '/v3/ops/objectives', input: 'query' }],
-});
+  { key: 'objectives', noun: 'Objectives', order: 'in stored order (oldest first)' },
+);
 
 export const contextPause = defineOp({
   id: 'context.pause',

@@ -15,6 +15,7 @@ import {
 import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 
 const SET_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/policies', input: 'body' };
@@ -124,26 +125,29 @@ export const policySet = defineOp({
   http: [SET_ROUTE],
 });
 
-export const policyList = defineOp({
-  id: 'policy.list',
-  summary: 'List named policies with their number of rules and default effect.',
-  input: z.strictObject({}),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: (ctx) => listPolicies(coordDeps(ctx)),
-  cli: {
-    command: 'policy list',
-    human: (r) =>
-      r.policies.length === 0
-        ? 'no policies (set one: hub policy set)'
-        : table(
-            r.policies.map((p) => [p.name, String(p.rules), p.default, p.description ?? '']),
-            ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
-          ),
-  },
-  mcp: { tool: 'hub_policy_list' },
-  http: [{ method: 'GET', route: '/v3/ops/policies', input: 'query' }],
-});
+export const policyList = pagedList(
+  defineOp({
+    id: 'policy.list',
+    summary: 'List named policies with their number of rules and default effect.',
+    input: z.strictObject({}),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: (ctx) => listPolicies(coordDeps(ctx)),
+    cli: {
+      command: 'policy list',
+      human: (r) =>
+        r.policies.length === 0
+          ? 'no policies (set one: hub policy set)'
+          : table(
+              r.policies.map((p) => [p.name, String(p.rules), p.default, p.description ?? '']),
+              ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
+            ),
+    },
+    mcp: { tool: 'hub_policy_list' },
+    http: [{ method: 'GET', route: '/v3/ops/policies', input: 'query' }],
+  }),
+  { key: 'policies', noun: 'Policies', order: 'in stored order' },
+);
 
 export const policyShow = defineOp({
   id: 'policy.show',

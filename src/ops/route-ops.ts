@@ -21,6 +21,7 @@ import {
 import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 
 const ADD_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/routing/classes', input: 'body' };
@@ -134,28 +135,31 @@ export const routeAdd = defineOp({
   http: [ADD_ROUTE],
 });
 
-export const routeList = defineOp({
-  id: 'route.list',
-  summary: 'List request classes, optionally of one tier or only those ready for an executor.',
-  input: z.strictObject({
-    tier: z.enum(TIERS).optional().describe('Only classes of this tier.'),
-    ready: z
-      .boolean()
-      .optional()
-      .describe('Only classes whose lane waits for an executor (ready-needs-executor).'),
+export const routeList = pagedList(
+  defineOp({
+    id: 'route.list',
+    summary: 'List request classes, optionally of one tier or only those ready for an executor.',
+    input: z.strictObject({
+      tier: z.enum(TIERS).optional().describe('Only classes of this tier.'),
+      ready: z
+        .boolean()
+        .optional()
+        .describe('Only classes whose lane waits for an executor (ready-needs-executor).'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: (ctx, input): Promise<{ classes: RequestClass[]; count: number }> =>
+      listClasses(coordDeps(ctx), input),
+    cli: {
+      command: 'route list',
+      human: (r) =>
+        r.classes.length === 0 ? 'no request classes (add one: hub route add)' : classRows(r.classes),
+    },
+    mcp: { tool: 'hub_route_list' },
+    http: [{ method: 'GET', route: '/v3/ops/routing/classes', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: (ctx, input): Promise<{ classes: RequestClass[]; count: number }> =>
-    listClasses(coordDeps(ctx), input),
-  cli: {
-    command: 'route list',
-    human: (r) =>
-      r.classes.length === 0 ? 'no request classes (add one: hub route add)' : classRows(r.classes),
-  },
-  mcp: { tool: 'hub_route_list' },
-  http: [{ method: 'GET', route: '/v3/ops/routing/classes', input: 'query' }],
-});
+  { key: 'classes', noun: 'Classes', order: 'in stored order (oldest first)' },
+);
 
 export const routeShow = defineOp({
   id: 'route.show',

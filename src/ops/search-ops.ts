@@ -1,8 +1,12 @@
 import * as z from 'zod';
 import { type SearchHit, searchManifest } from '../catalog/index.js';
-import { table } from './format.js';
+import { table, withFooter } from './format.js';
+import { PAGE_MAX, type PageInfo, type PageSpec, pageFields, pageFooter, pageOf } from './paging.js';
 import { defineOp, READ_ONLY } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
+
+/** Search answers are ranked: the first 50 hits are what a reader wants on every surface. */
+const SEARCH_PAGE: PageSpec = { defaults: { cli: 50, agent: 50, http: 50 }, max: PAGE_MAX };
 
 export const search = defineOp({
   id: 'search',
@@ -10,30 +14,30 @@ export const search = defineOp({
   input: z.strictObject({
     query: z.string().min(1).describe('Words to look for; all must match.'),
     ...scopeFields,
-    path_only: z.boolean().optional().describe('Return only the matching directories.'),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(1000)
+    path_only: z
+      .boolean()
       .optional()
-      .describe('Most results to return (default 50).'),
+      .describe('Return only the matching directories (of this page of hits).'),
+    ...pageFields('Hits', SEARCH_PAGE),
   }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: (
     ctx,
     input,
-  ): { query: string; total: number; results: SearchHit[] } | { query: string; paths: string[] } => {
+  ): ({ query: string; results: SearchHit[] } | { query: string; paths: string[] }) & PageInfo => {
     const { catalog } = ctx.workspace();
     checkScope(catalog, input.project, input.repo);
-    const { hits, total } = searchManifest(catalog, input.query, {
+    const { hits } = searchManifest(catalog, input.query, {
       project: input.project,
       repo: input.repo,
-      limit: input.limit ?? 50,
+      limit: Number.MAX_SAFE_INTEGER,
     });
-    if (input.path_only) return { query: input.query, paths: [...new Set(hits.map((h) => h.path))] };
-    return { query: input.query, total, results: hits };
+    // Best first (score, then id): a stable order, so offset pages hold while the manifest does.
+    const { items, page } = pageOf(ctx, input, hits, SEARCH_PAGE);
+    if (input.path_only)
+      return { query: input.query, paths: [...new Set(items.map((h) => h.path))], ...page };
+    return { query: input.query, ...page, results: items };
   },
   cli: {
     command: 'search',
@@ -41,9 +45,12 @@ export const search = defineOp({
     human: (r) =>
       'paths' in r
         ? r.paths.join('\n')
-        : table(
-            r.results.map((h) => [h.type, h.id, h.path]),
-            ['TYPE', 'ID', 'PATH'],
+        : withFooter(
+            table(
+              r.results.map((h) => [h.type, h.id, h.path]),
+              ['TYPE', 'ID', 'PATH'],
+            ),
+            pageFooter(r.results.length, r, 'hits'),
           ),
   },
   mcp: { tool: 'hub_repo_search' },

@@ -25,6 +25,7 @@ import { applyWhereStored } from './apply-where-stored.js';
 import { componentsOf } from './claim-ops.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 
 const DECLARE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/semantic/concepts', input: 'body' };
@@ -138,31 +139,34 @@ export const semanticDeclare = defineOp({
   http: [DECLARE_ROUTE],
 });
 
-export const semanticQuery = defineOp({
-  id: 'semantic.query',
-  summary:
-    'Look a concept up by id, name or alias with its ownerships in every repository (all without one).',
-  input: z.strictObject({
-    concept: z.string().optional().describe('Concept id, name or alias (case-insensitive); omit for all.'),
+export const semanticQuery = pagedList(
+  defineOp({
+    id: 'semantic.query',
+    summary:
+      'Look a concept up by id, name or alias with its ownerships in every repository (all without one).',
+    input: z.strictObject({
+      concept: z.string().optional().describe('Concept id, name or alias (case-insensitive); omit for all.'),
+    }),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: (ctx, input): Promise<ConceptQuery> => queryConcepts(aclDeps(ctx), input.concept),
+    cli: {
+      command: 'semantic query',
+      human: (r) =>
+        r.found
+          ? r.concepts
+              .map(
+                (c) =>
+                  `${c.concept_id} (${c.name}): ${c.ownerships.map((o) => `${o.repository} ${o.patterns.join(' ')}`).join('; ') || 'no ownerships'}`,
+              )
+              .join('\n')
+          : `no concept '${r.query ?? ''}'${r.suggestions.length ? `; did you mean ${r.suggestions.join(' or ')}?` : ''}`,
+    },
+    mcp: { tool: 'hub_semantic_query' },
+    http: [{ method: 'GET', route: '/v3/ops/semantic/concepts', input: 'query' }],
   }),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: (ctx, input): Promise<ConceptQuery> => queryConcepts(aclDeps(ctx), input.concept),
-  cli: {
-    command: 'semantic query',
-    human: (r) =>
-      r.found
-        ? r.concepts
-            .map(
-              (c) =>
-                `${c.concept_id} (${c.name}): ${c.ownerships.map((o) => `${o.repository} ${o.patterns.join(' ')}`).join('; ') || 'no ownerships'}`,
-            )
-            .join('\n')
-        : `no concept '${r.query ?? ''}'${r.suggestions.length ? `; did you mean ${r.suggestions.join(' or ')}?` : ''}`,
-  },
-  mcp: { tool: 'hub_semantic_query' },
-  http: [{ method: 'GET', route: '/v3/ops/semantic/concepts', input: 'query' }],
-});
+  { key: 'concepts', noun: 'Concepts', order: 'by concept id' },
+);
 
 export const semanticOwners = defineOp({
   id: 'semantic.owners',

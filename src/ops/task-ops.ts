@@ -23,6 +23,7 @@ import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
+import { PAGE_DEFAULTS, type PageInfo, type PageSpec, pageFields, pageFooter, pageOf } from './paging.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 import { outlineFields, outlineItems, outlineText, taskFields } from './task-input.js';
 
@@ -189,6 +190,9 @@ export const taskReady = defineOp({
 
 type GraphSummary = TaskGraph & { counts: StatusCounts };
 
+/** Nodes of task graphs page like every list; a page may hold a whole graph (its node limit). */
+const TASK_PAGE: PageSpec = { defaults: PAGE_DEFAULTS, max: TASK_LIMITS.nodes_per_graph };
+
 export const taskList = defineOp({
   id: 'task.list',
   summary: 'List task graphs with their counts, and their nodes (filtered by status, agent or repository).',
@@ -197,14 +201,11 @@ export const taskList = defineOp({
     status: taskFields.status,
     agent_id: z.string().min(1).optional().describe("Only this agent's nodes."),
     repository: outlineFields.repository.describe('Only nodes of this repository (project/repo).'),
-    limit: taskFields.limit,
+    ...pageFields('Nodes', TASK_PAGE),
   }),
   gate: 'active',
   attributes: READ_ONLY,
-  handler: async (
-    ctx,
-    input,
-  ): Promise<{ graphs: GraphSummary[]; nodes: TaskNode[]; total: number; truncated: boolean }> => {
+  handler: async (ctx, input): Promise<{ graphs: GraphSummary[]; nodes: TaskNode[] } & PageInfo> => {
     const deps = coordDeps(ctx);
     const nodes = await listNodes(deps, {
       graph_id: input.graph_id,
@@ -215,8 +216,8 @@ export const taskList = defineOp({
     const graphs = (await listGraphs(deps)).filter(
       (g) => input.graph_id === undefined || g.graph_id === input.graph_id,
     );
-    const limit = input.limit ?? DEFAULT_LIMIT;
-    return { graphs, nodes: nodes.slice(0, limit), total: nodes.length, truncated: nodes.length > limit };
+    const { items, page } = pageOf(ctx, input, nodes, TASK_PAGE);
+    return { graphs, nodes: items, ...page };
   },
   cli: {
     command: 'task list',
@@ -233,6 +234,7 @@ export const taskList = defineOp({
           ['GRAPH', 'READY', 'RUNNING', 'DONE', 'TITLE'],
         ) || 'no task graphs',
         nodeRows(r.nodes),
+        pageFooter(r.nodes.length, r, 'nodes'),
       ]
         .filter(Boolean)
         .join('\n\n'),

@@ -4,33 +4,33 @@ import * as z from 'zod';
 import { MANIFEST_FILENAME } from '../model/index.js';
 import { findPackageRoot, type InitResult, initManifest } from '../workspace/index.js';
 import { PACKAGE_NAME } from './build-info.js';
-import { table } from './format.js';
+import { table, withFooter } from './format.js';
 import { checkManifest } from './manifest-check.js';
+import { pageFields, pageFooter, pageOf } from './paging.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
 
 export const workspaceRepoList = defineOp({
   id: 'workspace.repo.list',
   summary: 'List the repositories of the workspace as slim rows (project, repo, path, url, exists, tags).',
+  description:
+    'Repositories in manifest order (projects, then their repositories as declared), a page at a time: --limit ' +
+    'and --offset; total counts every match and next_offset names the next page (null on the last).',
   input: z.strictObject({
     ...scopeFields,
-    limit: z.coerce.number().int().min(1).optional().describe('Page size (default: all).'),
-    offset: z.coerce.number().int().min(0).optional().describe('Rows to skip.'),
+    ...pageFields('Repositories'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input) => {
     const { catalog } = ctx.workspace();
     checkScope(catalog, input.project, input.repo);
-    const all = catalog.reposMatching(input.project, input.repo);
-    const offset = input.offset ?? 0;
-    const page = all.slice(offset, input.limit ? offset + input.limit : undefined);
+    const { items, page } = pageOf(ctx, input, catalog.reposMatching(input.project, input.repo));
     // A repository outside the workspace is not present as far as hub is concerned (health says why).
     const checkouts = ctx.checkouts();
     return {
-      total: all.length,
-      offset,
-      repos: page.map((r) => ({
+      ...page,
+      repos: items.map((r) => ({
         id: r.id,
         project: r.project,
         repo: r.name,
@@ -45,9 +45,12 @@ export const workspaceRepoList = defineOp({
   cli: {
     command: 'workspace repo list',
     human: (r) =>
-      table(
-        r.repos.map((x) => [x.id, x.exists ? 'present' : 'missing', String(x.components), x.url ?? x.path]),
-        ['REPO', 'STATUS', 'COMPONENTS', 'LOCATION'],
+      withFooter(
+        table(
+          r.repos.map((x) => [x.id, x.exists ? 'present' : 'missing', String(x.components), x.url ?? x.path]),
+          ['REPO', 'STATUS', 'COMPONENTS', 'LOCATION'],
+        ),
+        pageFooter(r.repos.length, r, 'repositories'),
       ),
   },
   mcp: { tool: 'hub_workspace_repos_list' },

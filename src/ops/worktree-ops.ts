@@ -19,6 +19,7 @@ import {
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
+import { pagedList } from './paged-op.js';
 import { defineOp, type OpAttributes, READ_ONLY, WRITES } from './registry.js';
 
 /** Removes checkouts: MCP clients are told so (destructiveHint). */
@@ -118,26 +119,29 @@ export const worktreeCreate = defineOp({
   http: [{ method: 'POST', route: '/v3/ops/worktrees', input: 'body' }],
 });
 
-export const worktreeList = defineOp({
-  id: 'worktree.list',
-  summary: 'List recorded worktrees with where each stands: present, moved, missing, pruned or elsewhere.',
-  description:
-    "The state is judged from git's own files (a worktree moved with git worktree move shows its new path as " +
-    'current_path); listing never writes.',
-  input: z.strictObject(optional),
-  gate: 'active',
-  attributes: READ_ONLY,
-  handler: async (ctx, input): Promise<{ worktrees: WorktreeView[] }> => ({
-    worktrees: await listWorktrees(worktreeDeps(ctx), {
-      target: input.repository ? await resolveRepository(repoDeps(ctx), input.repository) : undefined,
-      agentId: input.agent_id,
-      taskId: input.task_id,
+export const worktreeList = pagedList(
+  defineOp({
+    id: 'worktree.list',
+    summary: 'List recorded worktrees with where each stands: present, moved, missing, pruned or elsewhere.',
+    description:
+      "The state is judged from git's own files (a worktree moved with git worktree move shows its new path as " +
+      'current_path); listing never writes.',
+    input: z.strictObject(optional),
+    gate: 'active',
+    attributes: READ_ONLY,
+    handler: async (ctx, input): Promise<{ worktrees: WorktreeView[] }> => ({
+      worktrees: await listWorktrees(worktreeDeps(ctx), {
+        target: input.repository ? await resolveRepository(repoDeps(ctx), input.repository) : undefined,
+        agentId: input.agent_id,
+        taskId: input.task_id,
+      }),
     }),
+    cli: { command: 'worktree list', human: (r) => viewRows(r.worktrees) || 'no worktrees' },
+    mcp: { tool: 'hub_worktree_list' },
+    http: [{ method: 'GET', route: '/v3/ops/worktrees', input: 'query' }],
   }),
-  cli: { command: 'worktree list', human: (r) => viewRows(r.worktrees) || 'no worktrees' },
-  mcp: { tool: 'hub_worktree_list' },
-  http: [{ method: 'GET', route: '/v3/ops/worktrees', input: 'query' }],
-});
+  { key: 'worktrees', noun: 'Worktrees', order: 'by path' },
+);
 
 export const worktreeAdopt = defineOp({
   id: 'worktree.adopt',

@@ -59,6 +59,8 @@ export interface OrgSearchResult {
   offset: number;
   /** Offset of the next page; null on the last. */
   next_offset: number | null;
+  /** True when hits after this page exist (the paging convention's flag). */
+  truncated: boolean;
   repos: OrgHit[];
   indexes: Array<{ provider: string; namespace: string; indexed_at: string; repo_count: number }>;
 }
@@ -159,6 +161,7 @@ export function searchOrgIndexes(
     limit,
     offset,
     next_offset: page.length > 0 && end < scored.length ? end : null,
+    truncated: page.length > 0 && end < scored.length,
     repos: page.map((s) => s.hit),
     indexes: files.map((f) => ({
       provider: f.provider,

@@ -154,4 +154,28 @@ describeBrowser('Workspace Console', () => {
       .getByRole('row', { name: /Live handoff/ })
       .waitFor();
   });
+
+  it('shows every open handoff, past the route default page and past one page of the largest size', async () => {
+    // One PUT of the whole document (compare-and-swap on its ETag): 1,050 more open handoffs.
+    const got = await fetch(`${ui.base}/v3/ops/handoffs`);
+    const doc = (await got.json()) as { handoffs: Array<Record<string, unknown>> };
+    const open = doc.handoffs.find((h) => h.status === 'open')!;
+    const more = Array.from({ length: 1050 }, (_, i) => ({
+      ...open,
+      id: `ho-bulk-${i}`,
+      title: `Bulk ${i}`,
+    }));
+    const put = await fetch(`${ui.base}/v3/ops/handoffs`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'if-match': got.headers.get('etag') ?? '""' },
+      body: JSON.stringify({ handoffs: [...doc.handoffs, ...more] }),
+    });
+    expect(put.status, await put.text()).toBe(200);
+    const shown =
+      doc.handoffs.filter((h) => h.status === 'open' || h.status === 'claimed').length + more.length;
+    const page = await ui.open('/console');
+    await settled(page);
+    const heading = page.getByRole('heading', { name: /^Open handoffs/ });
+    await expect.poll(() => heading.textContent(), { timeout: 15_000 }).toContain(`(${shown})`);
+  });
 });

@@ -11,6 +11,7 @@ import {
 import { definitionAt } from '../../model/index.js';
 import { type AnyOperation, createContext, loadOperations, workspaceMemo } from '../../ops/index.js';
 import type { DocumentStore } from '../../state/index.js';
+import { registerCompression } from './compression.js';
 import { documentRouteKeys, registerDocumentRoutes } from './document-routes.js';
 import {
   answerClientError,
@@ -157,7 +158,10 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const ownStore = opts.store === undefined;
   const store = opts.store ?? base.store().store;
   // A context per request, sharing the loaded workspace while the manifest file is unchanged.
-  const makeContext: ContextFactory = workspaceMemo(() => createContext({ ...init, store }), definition);
+  const makeContext: ContextFactory = workspaceMemo(
+    () => createContext({ ...init, store, surface: 'http' }),
+    definition,
+  );
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const documentBodyLimit = opts.documentBodyLimit ?? DOCUMENT_BODY_LIMIT;
 
@@ -202,6 +206,8 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
     }
     reply.code(m.http).type('application/json').send(JSON.stringify(m.body));
   });
+  // Before any route: the plugin's hooks apply to the routes registered after it.
+  await registerCompression(app);
   app.addHook(
     'onRequest',
     securityHook({
@@ -234,7 +240,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   });
   const openapiText = JSON.stringify(openapi);
   app.get(OPENAPI_PATH[opts.mode], async (_req, reply) => {
-    reply.type('application/json').send(openapiText);
+    return reply.type('application/json').send(openapiText);
   });
 
   let uiFallback:

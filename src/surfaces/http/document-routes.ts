@@ -89,22 +89,27 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
     app.put(doc.path, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
       const etag = await replaceStateDocument(store, doc.name, req.body, ifMatchOf(req));
       sendWritten(reply, { document: doc.name, etag });
+      return reply;
     });
   }
 
   type NameParams = { Params: { name: string } };
   type KeyParams = { Params: { name: string; key: string } };
   app.get<{ Querystring: { collection?: string } }>(STATE_ROUTE, async (req, reply) => {
-    reply
+    // Every async handler returns the reply: resolving before an asynchronous onSend hook (compression) ends
+    // would send the answer empty.
+    return reply
       .type('application/json')
       .send(JSON.stringify(await listStateDocuments(store, req.query?.collection)));
   });
   app.get<NameParams>(`${STATE_ROUTE}/:name`, async (req, reply) => {
     sendSnapshot(req, reply, await readStateDocument(store, req.params.name));
+    return reply;
   });
   app.put<NameParams>(`${STATE_ROUTE}/:name`, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
     const etag = await replaceStateDocument(store, req.params.name, req.body, ifMatchOf(req));
     sendWritten(reply, { document: req.params.name, etag });
+    return reply;
   });
   app.post<KeyParams>(`${STATE_ROUTE}/:name/:key`, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
     const { name, key } = req.params;
@@ -115,5 +120,6 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
       });
     const etag = await appendStateItem(store, name, key, req.body);
     sendWritten(reply, { document: name, key, etag });
+    return reply;
   });
 }

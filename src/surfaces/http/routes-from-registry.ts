@@ -153,7 +153,9 @@ export function operationHandler(route: BoundRoute, makeContext: ContextFactory)
         throw new NotFoundError(err.message, err.details, binding.notFoundStatus);
       throw err;
     }
-    reply.type('application/json').send(JSON.stringify(result ?? null));
+    // Returned: an async handler that resolves before an asynchronous onSend hook (compression of a large
+    // answer) has finished would otherwise end the reply empty.
+    return reply.type('application/json').send(JSON.stringify(result ?? null));
   };
 }
 

@@ -31,3 +31,31 @@ export async function runOp<T = unknown>(
   if (!op) throw new Error(`operation ${id} is not registered`);
   return (await invoke(op, env.ctx, input)) as T;
 }
+
+/** A list resource's page: its `limit` and `offset` parameters, as given (the operation validates them). */
+export function pageParams(env: ResourceEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['limit', 'offset']) {
+    const v = env.params.get(k);
+    if (v !== null && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+/** Every item of a paged list operation, page after page: for a reader that needs the whole list to decide. */
+export async function runWholeList<T>(
+  env: ResourceEnv,
+  id: string,
+  key: string,
+  input: Record<string, unknown> = {},
+): Promise<T[]> {
+  const items: T[] = [];
+  let offset = 0;
+  for (;;) {
+    const page = await runOp<Record<string, unknown>>(env, id, { ...input, limit: 1000, offset });
+    items.push(...((page[key] as T[] | undefined) ?? []));
+    const next = page.next_offset;
+    if (typeof next !== 'number' || next <= offset) return items;
+    offset = next;
+  }
+}

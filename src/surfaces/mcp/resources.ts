@@ -3,7 +3,7 @@ import { activeObjectiveId, type Objective, SESSION_DOCUMENT, type SessionDoc } 
 import { RefusedError, ValidationError } from '../../infra/index.js';
 import { type AnyOperation, invoke } from '../../ops/index.js';
 import { type GateStatus, gateStatus } from './gate.js';
-import { findOp, type ResourceEnv, runOp, TextBody } from './resource-env.js';
+import { findOp, pageParams, type ResourceEnv, runOp, runWholeList, TextBody } from './resource-env.js';
 import { sessionStartPrompt } from './session-prompt.js';
 
 export interface ResourceDef {
@@ -100,7 +100,8 @@ async function workspaceMap(env: ResourceEnv): Promise<unknown> {
 async function sessionMeta(env: ResourceEnv): Promise<unknown> {
   const { store, info } = env.ctx.store();
   const { value, etag } = await store.read<SessionDoc>(SESSION_DOCUMENT);
-  const { objectives } = await runOp<{ objectives: Objective[] }>(env, 'context.objective.list');
+  // Every objective: the active one may be anywhere in the list.
+  const objectives = await runWholeList<Objective>(env, 'context.objective.list', 'objectives');
   const { heads, ...session } = value ?? {};
   return {
     session: value ? session : null,
@@ -141,11 +142,9 @@ async function workspaceHealth(env: ResourceEnv): Promise<unknown> {
   const op = findOp(env.ops, 'workspace.health');
   if (op) return invoke(op, env.ctx, {});
   const v = await runOp<{ valid: boolean; problems: unknown[]; counts: unknown }>(env, 'config.validate');
-  const list = await runOp<{ total: number; repos: Array<{ id: string; exists: boolean }> }>(
-    env,
-    'workspace.repo.list',
-  );
-  const missing = list.repos.filter((r) => !r.exists).map((r) => r.id);
+  const repos = await runWholeList<{ id: string; exists: boolean }>(env, 'workspace.repo.list', 'repos');
+  const list = { total: repos.length };
+  const missing = repos.filter((r) => !r.exists).map((r) => r.id);
   return {
     ok: v.valid && missing.length === 0,
     gate: 'active',
@@ -245,13 +244,15 @@ const json = 'application/json';
 export const RESOURCES: ResourceDef[] = [
   {
     uri: 'hub://catalog',
+    template: 'hub://catalog{?limit,offset}',
     name: 'catalog',
-    description: 'Every catalogued component (id, project, repo, path, kind, dependencies).',
+    description:
+      'Catalogued components (id, project, repo, path, kind, dependencies), a page at a time: limit (default 50), offset (next_offset of the last page).',
     mimeType: json,
-    params: [],
+    params: ['limit', 'offset'],
     active: true,
     source: 'component.list',
-    read: (env) => runOp(env, 'component.list'),
+    read: (env) => runOp(env, 'component.list', pageParams(env)),
   },
   {
     uri: 'hub://workspace/map',
@@ -286,33 +287,36 @@ export const RESOURCES: ResourceDef[] = [
   },
   {
     uri: 'hub://objectives',
+    template: 'hub://objectives{?limit,offset}',
     name: 'objectives',
-    description: 'All objectives.',
+    description: 'Objectives, a page at a time: limit (default 50), offset (next_offset of the last page).',
     mimeType: json,
-    params: [],
+    params: ['limit', 'offset'],
     active: true,
     source: 'context.objective.list',
-    read: (env) => runOp(env, 'context.objective.list'),
+    read: (env) => runOp(env, 'context.objective.list', pageParams(env)),
   },
   {
     uri: 'hub://approvals/pending',
     name: 'approvals-pending',
-    description: 'Approval requests waiting for a decision.',
+    template: 'hub://approvals/pending{?limit,offset}',
+    description: 'Approval requests waiting for a decision, a page at a time (limit default 50, offset).',
     mimeType: json,
-    params: [],
+    params: ['limit', 'offset'],
     active: true,
     source: 'context.approval.list (status pending)',
-    read: (env) => runOp(env, 'context.approval.list', { status: 'pending' }),
+    read: (env) => runOp(env, 'context.approval.list', { status: 'pending', ...pageParams(env) }),
   },
   {
     uri: 'hub://handoffs/open',
     name: 'handoffs-open',
-    description: 'Open (unclaimed) handoffs.',
+    template: 'hub://handoffs/open{?limit,offset}',
+    description: 'Open (unclaimed) handoffs, a page at a time (limit default 50, offset).',
     mimeType: json,
-    params: [],
+    params: ['limit', 'offset'],
     active: true,
     source: 'context.handoff.list (status open)',
-    read: (env) => runOp(env, 'context.handoff.list', { status: 'open' }),
+    read: (env) => runOp(env, 'context.handoff.list', { status: 'open', ...pageParams(env) }),
   },
   {
     uri: 'hub://events/recent',

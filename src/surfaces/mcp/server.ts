@@ -91,7 +91,15 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
   // One store per server process (a memory store keeps its documents from one tool call to the next).
   const stores = createStorePool();
   const newContext = workspaceMemo(
-    () => createContext({ cwd: loc.root, env: opts.env, definition: loc.manifest, log: opts.log, stores }),
+    () =>
+      createContext({
+        cwd: loc.root,
+        surface: 'mcp',
+        env: opts.env,
+        definition: loc.manifest,
+        log: opts.log,
+        stores,
+      }),
     loc.manifest,
   );
   const serverFacts = { name: 'hub', version: HUB_VERSION, profile: selection.profile, tools: byName.size };

@@ -3,7 +3,7 @@
 // live feed (live-events.ts).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
-import { useRoute } from './query';
+import { useWholeList } from './query';
 
 export interface HandoffEvent {
   at: string;
@@ -93,32 +93,52 @@ const live = (refetchInterval: number | false) => ({ refetchInterval, staleTime:
 
 /** GET /v3/ops/handoffs?status=: open or claimed handoffs, an expired claim shown released. */
 export function useHandoffs(status: 'open' | 'claimed', refetchInterval: number | false) {
-  return useRoute<{ handoffs: Handoff[] }>('/v3/ops/handoffs', { status }, live(refetchInterval));
+  return useWholeList<{ handoffs: Handoff[] }>(
+    '/v3/ops/handoffs',
+    'handoffs',
+    { status },
+    live(refetchInterval),
+  );
 }
 
 /** GET /v3/ops/claims: live file claims of every repository. */
 export function useClaims(refetchInterval: number | false) {
-  return useRoute<{ claims: Claim[] }>('/v3/ops/claims', undefined, live(refetchInterval));
+  return useWholeList<{ claims: Claim[] }>('/v3/ops/claims', 'claims', undefined, live(refetchInterval));
 }
 
 /** GET /v3/ops/approvals: the pending queue. */
 export function usePendingApprovals(refetchInterval: number | false) {
-  return useRoute<{ requests: ApprovalRequest[] }>('/v3/ops/approvals', undefined, live(refetchInterval));
+  return useWholeList<{ requests: ApprovalRequest[] }>(
+    '/v3/ops/approvals',
+    'requests',
+    undefined,
+    live(refetchInterval),
+  );
 }
 
 /** GET /v3/ops/worktrees: every recorded worktree with where it stands. */
 export function useWorktrees(refetchInterval: number | false) {
-  return useRoute<{ worktrees: Worktree[] }>('/v3/ops/worktrees', undefined, live(refetchInterval));
+  return useWholeList<{ worktrees: Worktree[] }>(
+    '/v3/ops/worktrees',
+    'worktrees',
+    undefined,
+    live(refetchInterval),
+  );
 }
 
 /** GET /v3/ops/leases: live leases. */
 export function useLeases(refetchInterval: number | false) {
-  return useRoute<{ leases: Lease[] }>('/v3/ops/leases', undefined, live(refetchInterval));
+  return useWholeList<{ leases: Lease[] }>('/v3/ops/leases', 'leases', undefined, live(refetchInterval));
 }
 
 /** GET /v3/ops/agents: the agents registry (who is live, what each holds). */
 export function useAgentRegistry(refetchInterval: number | false) {
-  return useRoute<{ agents: AgentRecord[] }>('/v3/ops/agents', undefined, live(refetchInterval));
+  return useWholeList<{ agents: AgentRecord[] }>(
+    '/v3/ops/agents',
+    'agents',
+    undefined,
+    live(refetchInterval),
+  );
 }
 
 /** POST /v3/ops/approvals/{id}/resolve, then the queue is read again. */

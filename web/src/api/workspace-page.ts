@@ -4,7 +4,7 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { api } from './client';
-import { useRoute } from './query';
+import { useRoute, useWholeList } from './query';
 
 export type TagValue = string | number | boolean;
 export type Tags = Record<string, TagValue>;
@@ -248,7 +248,7 @@ export interface ComponentRow {
 }
 
 export function useComponents() {
-  return useRoute<{ components: ComponentRow[] }>('/v3/ops/components');
+  return useWholeList<{ components: ComponentRow[] }>('/v3/ops/components', 'components');
 }
 
 export interface ComponentGraphNode {

@@ -1,5 +1,5 @@
 // Hooks of the workspace routes the shell and the Workspace page's first version use.
-import { useRoute } from './query';
+import { useRoute, useWholeList } from './query';
 
 export interface WorkspaceSummary {
   workspace_name: string;
@@ -22,6 +22,8 @@ export interface RepoPage {
   total: number;
   offset: number;
   repos: RepoRow[];
+  next_offset?: number | null;
+  truncated?: boolean;
 }
 
 /** GET /v2/workspace/summary: the workspace name shown in the header, and counts. */
@@ -29,7 +31,7 @@ export function useWorkspaceSummary() {
   return useRoute<WorkspaceSummary>('/v2/workspace/summary', undefined, { staleTime: 60_000 });
 }
 
-/** GET /v2/workspace/repos: slim rows of every repository. */
-export function useRepos(query?: { project?: string; limit?: number; offset?: number }) {
-  return useRoute<RepoPage>('/v2/workspace/repos', query);
+/** GET /v2/workspace/repos: slim rows of every repository (every page of them). */
+export function useRepos(query?: { project?: string }) {
+  return useWholeList<RepoPage>('/v2/workspace/repos', 'repos', query);
 }
