@@ -25,6 +25,11 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     what: 'folders outside the workspace whose repositories hub may read',
   },
   {
+    key: 'state.dynamodb.endpoint',
+    path: ['state', 'dynamodb', 'endpoint'],
+    what: "where hub sends DynamoDB requests signed with the user's AWS credentials",
+  },
+  {
     key: 'server.allowed_hosts',
     path: ['server', 'allowed_hosts'],
     what: 'Host names the HTTP server accepts besides loopback (its DNS-rebinding guard)',
