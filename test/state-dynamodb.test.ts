@@ -186,3 +186,20 @@ describe('dynamodb backend specifics', () => {
     expect(err.message).toContain('http://127.0.0.1:1');
   });
 });
+
+describe('dynamodb backend: the derived events name', () => {
+  it('refuses to write or append to `events` (derived from objectives and handoffs), as the local backend does', async () => {
+    const store = dynaliteStore(d, { workspaceId: randomUUID() });
+    for (const attempt of [
+      store.write('events', { events: [] }, '""'),
+      store.append('events', 'events', { id: 'e' }),
+    ]) {
+      const err = await thrown(attempt);
+      expect(err).toBeInstanceOf(RefusedError);
+      expect(err.message).toContain("write 'coord.events'");
+    }
+    expect(await store.read('events')).toEqual({ value: undefined, etag: undefined });
+    await store.append('coord.events', 'events', { id: 'e' });
+    expect((await store.read('coord.events')).value).toEqual({ events: [{ id: 'e' }] });
+  });
+});

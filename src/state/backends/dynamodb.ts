@@ -1,5 +1,5 @@
 import type * as Ddb from '@aws-sdk/client-dynamodb';
-import { StateConflictError } from '../../infra/index.js';
+import { RefusedError, StateConflictError } from '../../infra/index.js';
 import { redactUrlSecrets } from '../../model/index.js';
 import { EMPTY_ETAG } from '../etag.js';
 import { checkCollectionName, checkStoreDocumentName, DOCUMENT_NAME_RE } from '../remote-routes.js';
@@ -26,6 +26,7 @@ import {
   sortKey,
 } from './dynamodb-item.js';
 import { createDynamoTable, describeDynamoTable } from './dynamodb-table.js';
+import { DERIVED_EVENTS_DOCUMENT } from './local.js';
 
 export const DEFAULT_DYNAMODB_TABLE = 'hub_state';
 
@@ -120,9 +121,20 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     return out.Item ? decodeDocument(name, out.Item) : undefined;
   };
   /** Conditional put: the stored ETag must be `ifMatch` (`""`: no item yet). */
-  const put = async (name: string, value: unknown, ifMatch: string): Promise<string> => {
+  const put = async (
+    name: string,
+    value: unknown,
+    ifMatch: string,
+    encoded?: ReturnType<typeof encodeDocument>,
+  ): Promise<string> => {
+    // As on the local backend (and documented for the HTTP routes): the events feed's derived name is not a document.
+    if (name === DERIVED_EVENTS_DOCUMENT)
+      throw new RefusedError(
+        `'${name}' is derived from objectives and handoffs and cannot be written; write 'coord.events'`,
+        { document: name },
+      );
     assertDocument(name, value);
-    const { item, etag } = encodeDocument(pk, name, value);
+    const { item, etag } = encoded ?? encodeDocument(pk, name, value);
     const first = ifMatch === EMPTY_ETAG;
     await send(
       'PutItem',
@@ -141,7 +153,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
   /** Read, apply, conditional put; again (after a jittered wait) when another writer got in between. */
   const casLoop = async <R>(
     name: string,
-    step: (current: unknown) => Promise<{ value: unknown; result: R; unchanged?: boolean }>,
+    step: (current: unknown) => Promise<{ value: unknown; result: R }>,
   ): Promise<{ value: unknown; result: R; etag: string }> => {
     let last: unknown;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
@@ -152,7 +164,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
       const next = encodeDocument(pk, name, value);
       if (cur && next.etag === cur.etag) return { value, result, etag: cur.etag };
       try {
-        return { value, result, etag: await put(name, value, cur?.etag ?? EMPTY_ETAG) };
+        return { value, result, etag: await put(name, value, cur?.etag ?? EMPTY_ETAG, next) };
       } catch (err) {
         if (!(err instanceof StateConflictError)) throw err;
         last = err;
