@@ -13,6 +13,7 @@ import {
 } from '../src/state/index.js';
 import { dynaliteStore, type RunningDynalite, startDynalite } from './fixtures/dynalite.js';
 import { type BuiltWorkspace, buildWorkspace, removeTempDir } from './fixtures/index.js';
+import { callJson, connectHub } from './mcp-client.js';
 import { runHubAsync } from './run-hub-async.js';
 
 let d: RunningDynalite;
@@ -75,6 +76,34 @@ describe('hub state init', () => {
     expect(again.json()).toMatchObject({ status: 'existing' });
     const after = await hub(['state', 'info'], { HUB_STATE_BACKEND: 'dynamodb' });
     expect(after.json().details).toMatchObject({ table_status: 'ACTIVE' });
+  });
+
+  it('hub://gate/status reports table, region and endpoint with its credentials redacted; hub_state_init answers', async () => {
+    const [scheme, rest] = d.endpoint.split('//');
+    const endpoint = `${scheme}//user:endpoint-secret-1234@${rest}/?token=query-secret-5678`;
+    const client = await connectHub(ws.root, [], {
+      ...d.env,
+      ...IDS,
+      HUB_STATE_BACKEND: 'dynamodb',
+      AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    });
+    try {
+      const res = await client.readResource({ uri: 'hub://gate/status' });
+      const text = (res.contents[0] as { text: string }).text;
+      expect(text).not.toContain('endpoint-secret');
+      expect(text).not.toContain('query-secret');
+      expect(JSON.parse(text).state_backend).toMatchObject({
+        backend: 'dynamodb',
+        location: 'dynamodb table hub_state',
+        details: { table: 'hub_state', region: 'us-east-1', endpoint: expect.stringContaining('user:***') },
+      });
+      expect(await callJson(client, 'hub_state_init')).toMatchObject({
+        backend: 'dynamodb',
+        table: 'hub_state',
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers on a backend with nothing to create', async () => {
