@@ -157,6 +157,7 @@ describe('trusted sources', () => {
       'merge.regenerate',
       'merge.validators',
       'workspace.allowed_outside_paths',
+      'state.dynamodb.endpoint',
       'server.allowed_hosts',
     ]);
   });
