@@ -158,6 +158,7 @@ describe('trusted sources', () => {
       'merge.validators',
       'workspace.allowed_outside_paths',
       'workspace.manifest_max_bytes',
+      'state.dynamodb.endpoint',
       'server.allowed_hosts',
     ]);
   });

@@ -30,6 +30,11 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     what: 'the manifest size limit (a cloned workspace would lift its own guard)',
   },
   {
+    key: 'state.dynamodb.endpoint',
+    path: ['state', 'dynamodb', 'endpoint'],
+    what: "where hub sends DynamoDB requests signed with the user's AWS credentials",
+  },
+  {
     key: 'server.allowed_hosts',
     path: ['server', 'allowed_hosts'],
     what: 'Host names the HTTP server accepts besides loopback (its DNS-rebinding guard)',

@@ -50,7 +50,16 @@ function pooledStore(
   state: AppConfig['state'],
   open: () => DocumentStore,
 ): DocumentStore {
-  const key = JSON.stringify([info.backend, info.location, stateBearerToken(state) ?? '', state.timeout_ms]);
+  // The ids are part of the key: a dynamodb (or mongodb) store is one partition of a shared table.
+  const key = JSON.stringify([
+    info.backend,
+    info.location,
+    info.org_id,
+    info.workspace_id,
+    state.dynamodb ?? null,
+    stateBearerToken(state) ?? '',
+    state.timeout_ms,
+  ]);
   let store = pool.get(key);
   if (!store) {
     store = open();
@@ -120,7 +129,7 @@ export function createContext(init: ContextInit): OpContext {
         const exposure = stateTokenExposure(this.appConfig());
         if (exposure) throw exposure;
         // Screened: a record poisoned on disk (by an older build) is quarantined on read, never a stack overflow.
-        const open = () => screenedStore(openStore(info, state), this.log);
+        const open = () => screenedStore(openStore(info, state, init.env), this.log);
         const store = init.store ?? (init.stores ? pooledStore(init.stores, info, state, open) : open());
         opened = { store, info };
       }

@@ -37,7 +37,10 @@ export const OPERATION_MODULES = {
     const m = await import('./session-ops.js');
     return [m.sessionBegin, m.sessionDigestOp, m.sessionUpdateOp];
   },
-  state: async (): Promise<AnyOperation[]> => [(await import('./state-ops.js')).stateInfo],
+  state: async (): Promise<AnyOperation[]> => {
+    const [info, admin] = await Promise.all([import('./state-ops.js'), import('./state-admin-ops.js')]);
+    return [info.stateInfo, admin.stateInit, admin.stateMigrate];
+  },
   import: async (): Promise<AnyOperation[]> => [(await import('./import-ops.js')).importRepoManifest],
   objective: async (): Promise<AnyOperation[]> => {
     const m = await import('./objective-ops.js');

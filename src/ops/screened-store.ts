@@ -110,6 +110,9 @@ export function screenedStore(inner: DocumentStore, log: (line: string) => void)
       ? { callRoute: (method: string, path: string, body: unknown) => inner.callRoute!(method, path, body) }
       : {}),
     ...(inner.list ? { list: (collection: string) => inner.list!(collection) } : {}),
+    ...(inner.listAll ? { listAll: () => inner.listAll!() } : {}),
+    ...(inner.init ? { init: () => inner.init!() } : {}),
+    ...(inner.describe ? { describe: () => inner.describe!() } : {}),
     ...(inner.close ? { close: () => inner.close!() } : {}),
     ...(inner.version ? { version: (name: string) => inner.version!(name) } : {}),
   };

@@ -17,11 +17,15 @@ export const stateInfo = defineOp({
   input: z.strictObject({}),
   gate: 'none',
   attributes: READ_ONLY,
-  handler: (ctx) => {
+  handler: async (ctx) => {
     const app = ctx.appConfig();
-    const { info } = ctx.store();
+    const { info, store } = ctx.store();
+    // A backend that can say more (dynamodb: table, region, endpoint, whether the table exists) does; a missing
+    // table or permission is reported here with its fix rather than failing the command.
+    const details = store.describe ? await store.describe() : undefined;
     return {
       ...info,
+      ...(details ? { details } : {}),
       token_configured: Boolean(stateBearerToken(app.config.state)),
       env_overrides: app.overrides.filter((v) => STATE_VARIABLES.includes(v)),
     };

@@ -1,3 +1,10 @@
+export {
+  createDynamoStore,
+  DEFAULT_DYNAMODB_TABLE,
+  type DynamoStoreOptions,
+  dynamoItem,
+  loadDynamoSdk,
+} from './backends/dynamodb.js';
 export { createHttpStore, type HttpStoreOptions, parseStateUrl } from './backends/http.js';
 export {
   ACL_COLLECTIONS,
@@ -8,6 +15,8 @@ export {
 export { createMemoryStore } from './backends/memory.js';
 export { canonicalJson, EMPTY_ETAG, etagOf } from './etag.js';
 export { acquireLock, type LockOptions } from './file-lock.js';
+export { KNOWN_COLLECTIONS, KNOWN_PLAIN_DOCUMENTS } from './known-documents.js';
+export { type MigrateOptions, type MigrateReport, migrateState, storedDocumentNames } from './migrate.js';
 export { describeStore, openStore, type StoreInfo } from './open-store.js';
 export {
   COLLECTION_NAME_RE,
@@ -25,6 +34,8 @@ export {
   backoffMs,
   type DocumentStore,
   type RouteAnswer,
+  type StoreDescription,
+  type StoreInit,
   type UpdateFn,
   type UpdateOptions,
   type UpdateResult,

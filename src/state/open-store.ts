@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { RefusedError } from '../infra/index.js';
 import { type AppConfig, redactUrlSecrets, stateBearerToken, stateDefaults } from '../model/index.js';
+import { createDynamoStore, DEFAULT_DYNAMODB_TABLE } from './backends/dynamodb.js';
 import { createHttpStore } from './backends/http.js';
 import { createLocalStore } from './backends/local.js';
 import { createMemoryStore } from './backends/memory.js';
@@ -28,16 +29,23 @@ export function describeStore(config: AppConfig, root: string): StoreInfo {
         ? join(root, '.hub')
         : s.backend === 'memory'
           ? '(process memory)'
-          : redactUrlSecrets(s.url ?? ''),
+          : s.backend === 'dynamodb'
+            ? `dynamodb table ${s.dynamodb?.table ?? DEFAULT_DYNAMODB_TABLE}`
+            : redactUrlSecrets(s.url ?? ''),
     conflict_retries: s.conflict_retries,
   };
 }
 
 /**
  * Opens the backend `info` names. `state` (the application config's state section) carries what `info` must not
- * show: the bearer token of the http backend, and its timeout.
+ * show: the bearer token of the http backend, and its timeout. `env` gives the dynamodb backend the standard
+ * AWS settings (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB...); its SDK is imported on first use, not here.
  */
-export function openStore(info: StoreInfo, state?: AppConfig['state']): DocumentStore {
+export function openStore(
+  info: StoreInfo,
+  state?: AppConfig['state'],
+  env: Readonly<Record<string, string | undefined>> = {},
+): DocumentStore {
   switch (info.backend) {
     case 'local':
       return createLocalStore({ dir: info.location });
@@ -49,9 +57,19 @@ export function openStore(info: StoreInfo, state?: AppConfig['state']): Document
         token: state ? stateBearerToken(state) : undefined,
         timeoutMs: state?.timeout_ms,
       });
+    case 'dynamodb':
+      return createDynamoStore({
+        table: state?.dynamodb?.table,
+        region: state?.dynamodb?.region,
+        endpoint: state?.dynamodb?.endpoint,
+        orgId: info.org_id,
+        workspaceId: info.workspace_id,
+        timeoutMs: state?.timeout_ms,
+        env,
+      });
     default:
       throw new RefusedError(
-        `state backend '${info.backend}' is not available in this build yet; use local, http or memory`,
+        `state backend '${info.backend}' is not available in this build yet; use local, http, dynamodb or memory`,
         {
           backend: info.backend,
           rule: 'backend_available',

@@ -38,6 +38,15 @@ export interface DocumentStore {
    * build has it; optional for stores written against the older interface.
    */
   list?(collection: string): Promise<string[]>;
+  /**
+   * Every document of this org and workspace, sorted (collection documents and plain ones): what `hub state
+   * migrate` copies. Optional: migrate falls back to the known document names and `list` of known collections.
+   */
+  listAll?(): Promise<string[]>;
+  /** Creates what the backend needs (a table, indexes); idempotent (`hub state init`). */
+  init?(): Promise<StoreInit>;
+  /** Where the documents live and whether it is usable, secrets redacted (`hub state info`, gate status). */
+  describe?(): Promise<StoreDescription>;
   close?(): Promise<void>;
   /**
    * A cheap token that changes whenever the document may have changed (a read cache keys on it), or undefined
@@ -46,6 +55,16 @@ export interface DocumentStore {
    */
   version?(name: string): string | undefined;
 }
+
+/** What `init` did: `created` the first time, `existing` after; plus where (secrets redacted). */
+export interface StoreInit {
+  backend: string;
+  status: 'created' | 'existing';
+  [detail: string]: unknown;
+}
+
+/** Backend-specific facts for `hub state info` (JSON-safe, never a secret). */
+export type StoreDescription = Record<string, unknown>;
 
 /** What a hub server answered to an operation route: its JSON body, or that it has no such route. */
 export type RouteAnswer = { found: true; json: unknown } | { found: false; status: number };

@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// Compare-and-swap writes per second through hub's dynamodb state backend on dynalite (a DynamoDB API on
+// loopback, in its own process) against raw conditional puts of the same items with the AWS SDK; and through the
+// http backend against a real `hub web serve` (local store behind it) against that local store written directly.
+// Usage: node bench/state-dynamodb.mjs [--ops 400] [--quick]
+// (stdout: exactly one JSON object; progress on stderr). src/state is bundled with esbuild into a temp file.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createTempDir, HUB_BIN, progress, QUICK, ROOT, runBench } from './lib/measure.mjs';
+
+const SELF = fileURLToPath(import.meta.url);
+const CREDENTIALS = { accessKeyId: 'bench', secretAccessKey: 'bench-secret' };
+const REGION = 'us-east-1';
+
+if (process.argv[2] === '--dynalite') await serveDynalite();
+else await runBench('state-dynamodb', main);
+
+/** The dynalite child: listens on a loopback port, prints it, serves until stdin closes. */
+async function serveDynalite() {
+  const { default: dynalite } = await import('dynalite');
+  const server = dynalite({ createTableMs: 0 });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  process.stdout.write(`${server.address().port}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}
+
+/** A child process that prints one line once ready; returns the line and the child. */
+async function startChild(args, env, pattern) {
+  const child = spawn(process.execPath, args, {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  const lines = createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    const m = pattern.exec(line);
+    if (m) return { child, match: m };
+  }
+  throw new Error(`${args.join(' ')} exited before it was ready`);
+}
+
+async function bundleState(dir) {
+  const { build } = await import('esbuild');
+  const outfile = join(dir, 'state.mjs');
+  await build({
+    stdin: {
+      contents:
+        "export { createDynamoStore, createHttpStore, createLocalStore, dynamoItem, loadDynamoSdk } from './src/state/index.ts';",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    // The AWS SDK is bundled in too: hub's store and the raw baseline use this one copy.
+    external: ['yaml'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+/** ops/s of `count` sequential calls of `step(i)` (after a warm-up of 20). */
+async function rate(count, step) {
+  for (let i = 0; i < 20; i++) await step(-1 - i);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) await step(i);
+  return count / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+/** Runs `a` and `b` alternately `rounds` times; medians of each (loopback and CPU drift on shared machines). */
+async function interleaved(rounds, a, b) {
+  const as = [];
+  const bs = [];
+  // Who goes first alternates: the second of a pair runs on a warmer JIT and a fuller table.
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2 === 0) {
+      as.push(await a(r));
+      bs.push(await b(r));
+    } else {
+      bs.push(await b(r));
+      as.push(await a(r));
+    }
+  }
+  const med = (v) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)];
+  return [med(as), med(bs)];
+}
+
+async function main({ cleanup }) {
+  const { values } = parseArgs({
+    options: { ops: { type: 'string', default: QUICK ? '60' : '400' }, quick: { type: 'boolean' } },
+  });
+  const ops = Number(values.ops);
+  const rounds = QUICK ? 1 : 4;
+  const dir = cleanup(createTempDir('hub-bench-ddb-'));
+  const mod = await import(pathToFileURL(await bundleState(dir)).href);
+  const children = [];
+  try {
+    // --- dynamodb: hub's store against raw SDK conditional puts of the same items, one dynalite.
+    const dl = await startChild([SELF, '--dynalite'], {}, /^(\d+)$/);
+    children.push(dl.child);
+    const endpoint = `http://127.0.0.1:${dl.match[1]}`;
+    const opts = (ws) => ({
+      endpoint,
+      region: REGION,
+      orgId: 'bench',
+      workspaceId: ws,
+      env: {},
+      clientConfig: { credentials: CREDENTIALS },
+    });
+    const store = mod.createDynamoStore(opts('hub'));
+    await store.init();
+    const sdk = await mod.loadDynamoSdk();
+    const raw = new sdk.DynamoDBClient({ endpoint, region: REGION, credentials: CREDENTIALS });
+    const value = (i) => ({ objectives: [{ id: 'o1', title: 'Bench', n: i, notes: 'x'.repeat(200) }] });
+
+    // write: one conditional put each, If-Match the ETag the previous write returned.
+    const hubWrite = async (r) => {
+      let etag = (await store.read(`bench/w${r}`)).etag ?? '""';
+      return rate(ops, async (i) => {
+        etag = await store.write(`bench/w${r}`, value(i), etag);
+      });
+    };
+    const rawPut = async (r) => {
+      let etag;
+      return rate(ops, async (i) => {
+        const { item, etag: next } = mod.dynamoItem('bench', 'raw', `bench/w${r}`, value(i));
+        await raw.send(
+          new sdk.PutItemCommand({
+            TableName: 'hub_state',
+            Item: item,
+            ConditionExpression: etag ? '#e = :m' : 'attribute_not_exists(pk)',
+            ExpressionAttributeNames: etag ? { '#e': 'etag' } : undefined,
+            ExpressionAttributeValues: etag ? { ':m': { S: etag } } : undefined,
+          }),
+        );
+        etag = next;
+      });
+    };
+    progress('dynamodb: conditional writes');
+    const [hubWriteOps, rawPutOps] = await interleaved(rounds, hubWrite, rawPut);
+
+    // update: read-modify-write (GetItem, then a conditional put), hub's atomic update against the same two calls.
+    const hubUpdate = async (r) =>
+      rate(ops, () =>
+        store.update(`bench/u${r}`, (cur) => ({
+          value: { n: (cur?.n ?? 0) + 1, pad: 'x'.repeat(200) },
+          result: 0,
+        })),
+      );
+    const rawUpdate = async (r) =>
+      rate(ops, async () => {
+        const key = { pk: { S: 'ORG#bench#WS#raw' }, sk: { S: `DOC#bench/u${r}` } };
+        const got = await raw.send(
+          new sdk.GetItemCommand({ TableName: 'hub_state', Key: key, ConsistentRead: true }),
+        );
+        const cur = got.Item ? JSON.parse(got.Item.body.S) : undefined;
+        const { item } = mod.dynamoItem('bench', 'raw', `bench/u${r}`, {
+          n: (cur?.n ?? 0) + 1,
+          pad: 'x'.repeat(200),
+        });
+        await raw.send(
+          new sdk.PutItemCommand({
+            TableName: 'hub_state',
+            Item: item,
+            ConditionExpression: got.Item ? '#e = :m' : 'attribute_not_exists(pk)',
+            ExpressionAttributeNames: got.Item ? { '#e': 'etag' } : undefined,
+            ExpressionAttributeValues: got.Item ? { ':m': got.Item.etag } : undefined,
+          }),
+        );
+      });
+    progress('dynamodb: read-modify-write updates');
+    const [hubUpdateOps, rawUpdateOps] = await interleaved(rounds, hubUpdate, rawUpdate);
+    await store.close();
+    raw.destroy();
+
+    // --- http: a real hub server (local store behind it) against that local store written directly.
+    const root = join(dir, 'ws');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(root);
+    mkdirSync(join(dir, 'direct'));
+    writeFileSync(join(root, '.hub.yml'), 'name: bench\nprojects: []\n');
+    const srv = await startChild(
+      [HUB_BIN, 'web', 'serve', '--root', root, '--port', '0'],
+      { HUB_CACHE_DIR: 'off', HUB_DAEMON: 'off' },
+      /url=(http:\/\/\S+?)\/?(\s|$)/,
+    );
+    children.push(srv.child);
+    const http = mod.createHttpStore({ url: srv.match[1], timeoutMs: 30_000 });
+    const local = mod.createLocalStore({ dir: join(dir, 'direct', '.hub') });
+    // The first request after the other side's round may reuse a keep-alive socket the server is closing (idle past
+    // its 5 s keep-alive): the http store does not retry that (UND_ERR_SOCKET), so the bench reads once more.
+    const firstRead = (s, name) =>
+      s.read(name).catch((err) => {
+        if (!/UND_ERR_SOCKET|ECONNRESET/.test(String(err?.message))) throw err;
+        progress(`http: retried a first read after ${err.message}`);
+        return s.read(name);
+      });
+    const chain = (s, name) => async () => {
+      let etag = (await firstRead(s, name)).etag ?? '""';
+      return rate(ops, async (i) => {
+        etag = await s.write(name, value(i), etag);
+      });
+    };
+    progress('http: conditional writes');
+    const [httpOps, localOps] = await interleaved(
+      rounds,
+      (r) => chain(http, `bench/h${r}`)(),
+      (r) => chain(local, `bench/l${r}`)(),
+    );
+
+    const r3 = (x) => Number(x.toFixed(3));
+    return {
+      ops_per_round: ops,
+      rounds,
+      dynamodb_write_ops: Math.round(hubWriteOps),
+      raw_conditional_put_ops: Math.round(rawPutOps),
+      ratio_write: r3(hubWriteOps / rawPutOps),
+      dynamodb_update_ops: Math.round(hubUpdateOps),
+      raw_get_put_ops: Math.round(rawUpdateOps),
+      ratio_update: r3(hubUpdateOps / rawUpdateOps),
+      http_write_ops: Math.round(httpOps),
+      local_write_ops: Math.round(localOps),
+      ratio_http: r3(httpOps / localOps),
+      quick: QUICK,
+      node: process.version,
+    };
+  } finally {
+    for (const c of children) c.kill();
+  }
+}
