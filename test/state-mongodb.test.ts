@@ -3,7 +3,9 @@
 // document mapping (property-based round trips), the driver-error mapping (the driver's own error classes, and a
 // real unreachable port), the settings and their redaction, `hub state info`.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { MongoClient, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -284,6 +286,23 @@ describe('hub state info with the mongodb backend', () => {
     }));
   });
   afterAll(() => removeTempDir(root));
+
+  it('loads the bundled driver (dist/) and reports an unreachable server, the URL redacted', async () => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise((r) => srv.close(r));
+    writeFileSync(join(root, 'hub.config.yaml'), 'state:\n  timeout_ms: 300\n');
+    const r = runHub(['-c', manifest, 'context', 'events', '--json'], {
+      env: {
+        HUB_STATE_BACKEND: 'mongodb',
+        HUB_STATE_MONGODB_URL: `mongodb://app:pw-SECRET@127.0.0.1:${port}/team`,
+      },
+    });
+    expect(r.code).toBe(1);
+    expect(`${r.stdout}${r.stderr}`).not.toContain('SECRET');
+    expect(r.json().error).toMatchObject({ details: { rule: 'mongodb_reachable', database: 'team' } });
+  });
 
   it('shows the URL redacted, the database and the collection, without connecting', () => {
     const r = runHub(['-c', manifest, 'state', 'info', '--json'], {

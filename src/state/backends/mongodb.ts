@@ -48,7 +48,13 @@ let driverPromise: Promise<Driver> | undefined;
 
 /** The MongoDB driver, imported on first use only: it costs ~120 ms at start-up, and only this backend needs it. */
 export function loadMongoDriver(): Promise<Driver> {
-  driverPromise ??= import('mongodb');
+  // The driver is CommonJS: bundled (dist/), its exports arrive as `default`; under Node or vitest, as named ones.
+  driverPromise ??= import('mongodb').then(
+    (m) =>
+      ((m as { MongoClient?: unknown }).MongoClient
+        ? m
+        : (m as unknown as { default: Driver }).default) as Driver,
+  );
   return driverPromise;
 }
 
