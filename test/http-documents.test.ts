@@ -264,10 +264,15 @@ describe('generic state routes (other documents, append)', () => {
 
     const a1 = await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', { body: { id: 'e1' } });
     expect(a1.status).toBe(200);
-    expect(a1.headers.get('etag')).toBe(etagOf({ events: [{ id: 'e1' }] }));
+    // A recorded event gets the workspace's next sequence where the document lives (docs/coordination.md).
+    expect(a1.headers.get('etag')).toBe(etagOf({ events: [{ id: 'e1', seq: 1 }], last_seq: 1 }));
     await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', { body: { id: 'e2' } });
     expect((await call(srv.base, 'GET', '/v3/ops/state/coord.events')).json).toEqual({
-      events: [{ id: 'e1' }, { id: 'e2' }],
+      events: [
+        { id: 'e1', seq: 1 },
+        { id: 'e2', seq: 2 },
+      ],
+      last_seq: 2,
     });
   });
 

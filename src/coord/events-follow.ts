@@ -10,7 +10,10 @@ export interface FollowedEvent {
 }
 
 export interface FollowFilter extends EventsFilter {
-  /** A cursor of an event already seen: only events after it in the feed's order (timestamp, then id). */
+  /**
+   * A cursor of an event already seen: a recorded event's sequence (`42`: the events after it by sequence), or
+   * the older `<timestamp>|<id>` form (the events after it by timestamp, then id).
+   */
   after?: string;
 }
 
@@ -28,15 +31,22 @@ const time = (s: string) => {
 };
 
 /**
- * The position of an event in the feed, which is sorted by timestamp and then id: `<timestamp>|<id>` with the id
- * percent-encoded, so the cursor is one line (an SSE `id:` field) and sorts as the feed does.
+ * The position of an event in the feed: a recorded event's sequence (`42`); for a derived event (no sequence)
+ * `<timestamp>|<id>` with the id percent-encoded, so the cursor is one line (an SSE `id:` field).
  */
-export function eventCursor(e: Pick<CoordEvent, 'timestamp' | 'id'>): string {
-  return `${e.timestamp}|${encodeURIComponent(e.id)}`;
+export function eventCursor(e: Pick<CoordEvent, 'timestamp' | 'id' | 'seq'>): string {
+  return e.seq === undefined ? `${e.timestamp}|${encodeURIComponent(e.id)}` : String(e.seq);
 }
 
+/** A sequence cursor: digits only (at most 15, a safe integer). */
+const SEQ_CURSOR_RE = /^\d{1,15}$/;
+
+/** The position a cursor names: a sequence, or (older form, derived events) a timestamp and an id. */
+export type CursorPosition = { seq: number } | { time: number; id: string };
+
 /** Parses a cursor made by eventCursor; a malformed one is a validation error naming `field`. */
-export function parseCursor(cursor: string, field = 'after'): { time: number; id: string } {
+export function parseCursor(cursor: string, field = 'after'): CursorPosition {
+  if (SEQ_CURSOR_RE.test(cursor)) return { seq: Number(cursor) };
   const bar = cursor.indexOf('|');
   const ts = bar > 0 ? cursor.slice(0, bar) : '';
   let id: string | undefined;
@@ -48,7 +58,7 @@ export function parseCursor(cursor: string, field = 'after'): { time: number; id
   const t = Date.parse(ts);
   if (!id || Number.isNaN(t)) {
     throw new ValidationError(
-      `${field}: '${cursor.slice(0, 120)}' is not an event cursor (<timestamp>|<id>, as sent in each event's id)`,
+      `${field}: '${cursor.slice(0, 120)}' is not an event cursor (a sequence such as 42, or <timestamp>|<id>, as sent in each event's id)`,
       { field, value: cursor.slice(0, 120), rule: 'event_cursor' },
     );
   }
@@ -86,8 +96,11 @@ export async function* followEvents(
   filter: FollowFilter,
   opts: FollowOptions,
 ): AsyncGenerator<FollowedEvent> {
-  const { after, ...feedFilter } = filter;
-  const pos = after === undefined ? undefined : parseCursor(after);
+  const { after, ...rest } = filter;
+  const parsed = after === undefined ? undefined : parseCursor(after);
+  // A sequence cursor goes to the feed (after_seq); only the older form is judged here, by timestamp and id.
+  const pos = parsed && 'time' in parsed ? parsed : undefined;
+  const feedFilter: EventsFilter = parsed && 'seq' in parsed ? { ...rest, after_seq: parsed.seq } : rest;
   const now = opts.now ?? (() => new Date());
   const seen = new Set<string>();
   let first = true;

@@ -1,6 +1,7 @@
 import { ValidationError } from '../infra/index.js';
 import type { DocumentStore } from '../state/index.js';
 import { DOCS, newId, parseDoc } from './documents.js';
+import { recordSequenced, sequenced } from './events-sequence.js';
 import { handoffsView } from './handoffs.js';
 import {
   type CoordEvent,
@@ -25,6 +26,11 @@ export interface NewCoordEvent {
 export interface EventsFilter {
   /** ISO timestamp; only events strictly after it are returned. */
   since?: string;
+  /**
+   * A sequence (`next_seq` of an earlier read): only recorded events with a higher `seq`, and derived events (no
+   * sequence) later than the recorded event it names.
+   */
+  after_seq?: number;
   /** Objective id: events whose subject or `data.objective_id` is it. */
   objective?: string;
   /** Campaign slug: events of objectives whose id starts with `campaign-<slug>-`. */
@@ -47,7 +53,10 @@ const time = (s: string) => {
   return Number.isNaN(t) ? 0 : t;
 };
 
-/** Appends one event to the persisted `coord.events` document (append-only, no compare-and-swap). */
+/**
+ * Records one event in the persisted `coord.events` document with the workspace's next sequence (`seq`), in one
+ * atomic update (or compare-and-swap) of the document; through the http backend the hub server assigns it.
+ */
 export async function recordEvent(
   store: DocumentStore,
   event: NewCoordEvent,
@@ -61,8 +70,8 @@ export async function recordEvent(
     ...(event.subject === undefined ? {} : { subject: event.subject }),
     data: event.data ?? {},
   };
-  await store.append(DOCS.events, 'events', record);
-  return record;
+  const { seq } = await recordSequenced(store, record);
+  return seq === undefined ? record : { ...record, seq };
 }
 
 /** ObjectiveCreated at created_at, and ObjectiveUpdated at updated_at when it differs. */
@@ -136,7 +145,8 @@ const DERIVING_BACKENDS = new Set(['local', 'http']);
  * The events feed: derived objective and handoff events plus `coord.events` on the local backend and on a hub
  * server reached through the http backend (whose documents are the server's, so the feed is the one the server
  * serves); only `coord.events` on the direct memory and cloud backends, as the spec says. Sorted by timestamp;
- * `since` is exclusive, so passing `next_cursor` back as `since` returns only newer events.
+ * `since` is exclusive, so passing `next_cursor` back as `since` returns only newer events; `after_seq` with
+ * `next_seq` does the same by sequence, which also returns an event recorded later in the same millisecond.
  */
 export async function eventsFeed(
   store: DocumentStore,
@@ -144,8 +154,9 @@ export async function eventsFeed(
   now: () => Date = () => new Date(),
 ): Promise<EventsFeed> {
   const sinceMs = filter.since === undefined ? undefined : parseSince(filter.since);
-  const persisted = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value).events;
-  let events = [...persisted];
+  const doc = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value);
+  let recorded = sequenced(doc.events, doc.last_seq).events;
+  let derived: CoordEvent[] = [];
   if (DERIVING_BACKENDS.has(store.backend)) {
     const objectives = parseDoc(
       DOCS.objectives,
@@ -156,23 +167,60 @@ export async function eventsFeed(
     const stored = parseDoc(DOCS.handoffs, HandoffsDocSchema, (await store.read(DOCS.handoffs)).value);
     const { handoffs } = handoffsView(stored, now()).view;
     // concat, not push(...): a long list spread as arguments overflows the stack.
-    events = events.concat(objectiveEvents(objectives), handoffEvents(handoffs));
+    derived = objectiveEvents(objectives).concat(handoffEvents(handoffs));
   }
-  if (sinceMs !== undefined) events = events.filter((e) => time(e.timestamp) > sinceMs);
-  if (filter.objective) {
-    const id = filter.objective;
-    events = events.filter((e) => e.subject === id || objectiveOf(e) === id);
+  if (filter.after_seq !== undefined) {
+    const after = filter.after_seq;
+    // Derived events have no sequence: they count as seen up to the newest recorded event already seen.
+    let anchor = Number.NEGATIVE_INFINITY;
+    for (const e of recorded) if (e.seq <= after) anchor = Math.max(anchor, time(e.timestamp));
+    recorded = recorded.filter((e) => e.seq > after);
+    derived = derived.filter((e) => time(e.timestamp) > anchor);
   }
-  if (filter.campaign) {
-    const prefix = `campaign-${filter.campaign}-`;
-    events = events.filter((e) => [e.subject, objectiveOf(e)].some((s) => s?.startsWith(prefix)));
-  }
-  events.sort((a, b) => time(a.timestamp) - time(b.timestamp) || a.id.localeCompare(b.id));
+  const keep = (e: CoordEvent) => {
+    if (sinceMs !== undefined && time(e.timestamp) <= sinceMs) return false;
+    if (filter.objective && e.subject !== filter.objective && objectiveOf(e) !== filter.objective)
+      return false;
+    if (filter.campaign) {
+      const prefix = `campaign-${filter.campaign}-`;
+      return [e.subject, objectiveOf(e)].some((s) => s?.startsWith(prefix));
+    }
+    return true;
+  };
+  recorded = recorded.filter(keep).sort((a, b) => a.seq - b.seq);
+  derived = derived.filter(keep).sort(byTime);
+  const events = mergeByTime(recorded, derived);
+  const lastSeq = recorded.at(-1)?.seq ?? filter.after_seq;
+  const newest = events.reduce<CoordEvent | undefined>(
+    (m, e) => (m === undefined || byTime(e, m) > 0 ? e : m),
+    undefined,
+  );
   return {
     ok: true,
     schema_version: 1,
     since: filter.since ?? null,
-    next_cursor: events.at(-1)?.timestamp ?? filter.since ?? null,
+    next_cursor: newest?.timestamp ?? filter.since ?? null,
+    next_seq: lastSeq ?? null,
     events,
   };
+}
+
+const byTime = (a: CoordEvent, b: CoordEvent) =>
+  time(a.timestamp) - time(b.timestamp) || a.id.localeCompare(b.id);
+
+/**
+ * One list, oldest first: recorded events keep their sequence order (a later sequence from a machine whose clock
+ * is behind still comes after), derived events go in by timestamp before the first recorded event later than them.
+ */
+function mergeByTime(recorded: CoordEvent[], derived: CoordEvent[]): CoordEvent[] {
+  if (derived.length === 0) return recorded;
+  if (recorded.length === 0) return derived;
+  const out: CoordEvent[] = [];
+  let j = 0;
+  for (const r of recorded) {
+    while (j < derived.length && byTime(derived[j]!, r) < 0) out.push(derived[j++]!);
+    out.push(r);
+  }
+  while (j < derived.length) out.push(derived[j++]!);
+  return out;
 }

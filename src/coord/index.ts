@@ -24,6 +24,7 @@ export {
   followEvents,
   parseCursor,
 } from './events-follow.js';
+export { appendSequenced, recordSequenced, sequenced } from './events-sequence.js';
 export {
   type ClaimInput,
   cancelHandoff,

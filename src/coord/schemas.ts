@@ -104,9 +104,15 @@ export const CoordEventSchema = z.looseObject({
   kind: z.string(),
   subject: z.string().optional(),
   data: z.record(z.string(), z.unknown()).default({}),
+  /** Position in the workspace's recorded events (1, 2, 3...); absent on derived events. */
+  seq: z.number().int().positive().optional(),
 });
 export type CoordEvent = z.infer<typeof CoordEventSchema>;
-export const EventsDocSchema = z.looseObject({ events: z.array(CoordEventSchema).default([]) });
+export const EventsDocSchema = z.looseObject({
+  events: z.array(CoordEventSchema).default([]),
+  /** The highest sequence ever assigned (stays when old events are removed). */
+  last_seq: z.number().int().nonnegative().optional(),
+});
 
 /** Envelope of the events feed (WorkspaceEventsResult). */
 export interface EventsFeed {
@@ -114,5 +120,7 @@ export interface EventsFeed {
   schema_version: 1;
   since: string | null;
   next_cursor: string | null;
+  /** The highest `seq` returned (else the `after_seq` given, else null): pass it back as `after_seq`. */
+  next_seq: number | null;
   events: CoordEvent[];
 }

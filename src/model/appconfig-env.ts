@@ -8,7 +8,7 @@ export type AppConfigEnv = Readonly<Record<string, string | undefined>>;
 
 interface EnvOverride {
   name: string;
-  path: readonly [string, string] | readonly [string];
+  path: readonly string[];
   secret?: boolean;
   /** The key is a number: a variable of digits only is given to the schema as one. */
   number?: boolean;
@@ -21,6 +21,8 @@ export const APPCONFIG_ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'HUB_STATE_TOKEN', path: ['state', 'token'], secret: true },
   { name: 'HUB_STATE_ORG_ID', path: ['state', 'org_id'] },
   { name: 'HUB_STATE_WORKSPACE_ID', path: ['state', 'workspace_id'] },
+  // The connection string carries credentials: the environment keeps them out of committed config.
+  { name: 'HUB_STATE_MONGODB_URL', path: ['state', 'mongodb', 'url'] },
   { name: 'HUB_WORKSPACE_WORKTREES_PATH', path: ['workspace', 'worktrees_path'] },
   { name: 'HUB_WORKSPACE_CAMPAIGNS_PATH', path: ['workspace', 'campaigns_path'] },
   { name: 'HUB_MANIFEST_MAX_BYTES', path: ['workspace', 'manifest_max_bytes'], number: true },

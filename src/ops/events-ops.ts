@@ -15,10 +15,19 @@ export const contextEvents = defineOp({
   id: 'context.events',
   summary: 'Coordination events feed (objectives, handoffs, coord.events), oldest first.',
   description:
-    'since is exclusive: pass next_cursor back as --since to get only newer events. On backends other than ' +
-    'local only the persisted coord.events document is served.',
+    'Each recorded event carries seq, its position in the workspace (1, 2, 3...): pass next_seq back as ' +
+    '--after-seq to get exactly the events recorded since, even within the same millisecond. since is ' +
+    'exclusive: next_cursor passed back as --since also works, by timestamp. On backends other than local ' +
+    'and http only the persisted coord.events document is served.',
   input: z.strictObject({
     since: z.string().min(1).optional().describe('ISO 8601 timestamp; only events after it.'),
+    after_seq: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe('A sequence (next_seq of an earlier read); only events recorded after it.'),
     objective: z.string().min(1).optional().describe('Only events of this objective id.'),
     campaign: z.string().min(1).optional().describe('Only events of objectives campaign-<slug>-*.'),
   }),
@@ -30,10 +39,11 @@ export const contextEvents = defineOp({
     human: (r) =>
       [
         table(
-          r.events.map((e) => [e.timestamp, e.source, e.kind, e.subject ?? '-']),
-          ['TIMESTAMP', 'SOURCE', 'KIND', 'SUBJECT'],
+          r.events.map((e) => [String(e.seq ?? '-'), e.timestamp, e.source, e.kind, e.subject ?? '-']),
+          ['SEQ', 'TIMESTAMP', 'SOURCE', 'KIND', 'SUBJECT'],
         ) || 'no events',
         `next_cursor: ${r.next_cursor ?? '-'}`,
+        `next_seq: ${r.next_seq ?? '-'}`,
       ].join('\n'),
   },
   mcp: { tool: 'hub_events' },
@@ -48,7 +58,8 @@ export const contextEventsFollow = defineOp({
   summary: 'Follow the coordination events feed: the events it holds, then each new one as it is recorded.',
   description:
     'Runs until interrupted (Ctrl-C) or, over HTTP, until the client goes away. Each event carries a cursor ' +
-    '(<timestamp>|<id>); pass it back as --after (HTTP: the Last-Event-ID header) to resume after it. Only reads.',
+    '(its seq; <timestamp>|<id> for a derived event); pass it back as --after (HTTP: the Last-Event-ID header) ' +
+    'to resume after it. Only reads.',
   input: z.strictObject({
     since: z.string().min(1).optional().describe('ISO 8601 timestamp; only events after it.'),
     objective: z.string().min(1).optional().describe('Only events of this objective id.'),
@@ -58,7 +69,9 @@ export const contextEventsFollow = defineOp({
       .min(1)
       .max(1024)
       .optional()
-      .describe("An event's cursor: only events after it (how a stream resumes)."),
+      .describe(
+        "An event's cursor (a seq, or <timestamp>|<id>): only events after it (how a stream resumes).",
+      ),
     poll_ms: z.coerce
       .number()
       .int()

@@ -1,4 +1,4 @@
-import { normalizeAppended, normalizeDocument } from '../coord/index.js';
+import { DOCS, normalizeAppended, normalizeDocument, recordSequenced } from '../coord/index.js';
 import {
   checkJsonBounds,
   DOCUMENT_BOUNDS,
@@ -183,5 +183,12 @@ export async function appendStateItem(
     });
   // The item lands two levels down (document, list): bounded so the document stays within DOCUMENT_BOUNDS.
   checkJsonBounds(item, APPEND_BOUNDS, `document '${name}'`, `${key}[]`);
-  return store.append(name, key, normalizeAppended(name, key, item, now));
+  const normalized = normalizeAppended(name, key, item, now);
+  // A recorded event gets the workspace's next sequence here, where the document lives (clients of the http
+  // backend append through this route); a `seq` the client sent is replaced.
+  if (name === DOCS.events && key === 'events' && isObject(normalized)) {
+    const { seq: _ignored, ...event } = normalized;
+    return (await recordSequenced(store, event as Parameters<typeof recordSequenced>[1])).etag;
+  }
+  return store.append(name, key, normalized);
 }

@@ -9,6 +9,7 @@ const STATE_VARIABLES = [
   'HUB_STATE_TOKEN',
   'HUB_STATE_ORG_ID',
   'HUB_STATE_WORKSPACE_ID',
+  'HUB_STATE_MONGODB_URL',
 ];
 
 export const stateInfo = defineOp({

@@ -13,6 +13,22 @@ export {
   type LocalStoreOptions,
 } from './backends/local.js';
 export { createMemoryStore } from './backends/memory.js';
+export {
+  createMongoStore,
+  loadMongoDriver,
+  MONGODB_SCOPE_INDEX,
+  type MongoDocumentStore,
+  type MongoStoreOptions,
+} from './backends/mongodb.js';
+export {
+  DEFAULT_MONGODB_COLLECTION,
+  DEFAULT_MONGODB_DATABASE,
+  MONGODB_URL_VARIABLE,
+  type MongoTarget,
+  resolveMongoTarget,
+} from './backends/mongodb-config.js';
+export { MONGODB_INIT_ACTIONS, MONGODB_RUNTIME_ACTIONS, mapMongoError } from './backends/mongodb-errors.js';
+export { decodeRecord, encodeRecord, MONGODB_MAX_RECORD_BYTES, recordId } from './backends/mongodb-record.js';
 export { canonicalJson, EMPTY_ETAG, etagOf } from './etag.js';
 export { acquireLock, type LockOptions } from './file-lock.js';
 export { KNOWN_COLLECTIONS, KNOWN_PLAIN_DOCUMENTS } from './known-documents.js';

@@ -5,6 +5,8 @@ import { createDynamoStore, DEFAULT_DYNAMODB_TABLE } from './backends/dynamodb.j
 import { createHttpStore } from './backends/http.js';
 import { createLocalStore } from './backends/local.js';
 import { createMemoryStore } from './backends/memory.js';
+import { createMongoStore } from './backends/mongodb.js';
+import { mongoLocation, mongoShown, resolveMongoTarget } from './backends/mongodb-config.js';
 import type { DocumentStore } from './store.js';
 
 export interface StoreInfo {
@@ -14,6 +16,8 @@ export interface StoreInfo {
   /** Where the documents live: the `.hub/` directory, or the server URL (credentials in it redacted: it is shown). */
   location: string;
   conflict_retries: number;
+  /** The mongodb backend's settings as shown (URL credentials masked), or what is missing. */
+  mongodb?: Record<string, string>;
 }
 
 /** Picks the backend from the (env-overridden) application config; ids default to `_` and a root hash. */
@@ -31,8 +35,11 @@ export function describeStore(config: AppConfig, root: string): StoreInfo {
           ? '(process memory)'
           : s.backend === 'dynamodb'
             ? `dynamodb table ${s.dynamodb?.table ?? DEFAULT_DYNAMODB_TABLE}`
-            : redactUrlSecrets(s.url ?? ''),
+            : s.backend === 'mongodb'
+              ? mongoLocation(s.mongodb)
+              : redactUrlSecrets(s.url ?? ''),
     conflict_retries: s.conflict_retries,
+    ...(s.backend === 'mongodb' ? { mongodb: mongoShown(s.mongodb) } : {}),
   };
 }
 
@@ -67,9 +74,16 @@ export function openStore(
         timeoutMs: state?.timeout_ms,
         env,
       });
+    case 'mongodb':
+      return createMongoStore({
+        target: resolveMongoTarget(state?.mongodb),
+        orgId: info.org_id,
+        workspaceId: info.workspace_id,
+        timeoutMs: state?.timeout_ms,
+      });
     default:
       throw new RefusedError(
-        `state backend '${info.backend}' is not available in this build yet; use local, http, dynamodb or memory`,
+        `state backend '${info.backend}' is not available in this build; use local, http, dynamodb, mongodb or memory`,
         {
           backend: info.backend,
           rule: 'backend_available',

@@ -29,7 +29,8 @@ const WHEN: Record<string, string> = {
   hub_approval_request: 'Use before an action that needs a human yes.',
   hub_approval_list: 'Use to see which approvals are waiting.',
   hub_approval_resolve: 'Only when a person told you their decision.',
-  hub_events: 'Use to follow what other agents did; pass next_cursor as since.',
+  hub_events:
+    'Use to follow what other agents did; pass next_seq back as after_seq (or next_cursor as since).',
   hub_graph_neighbors:
     'Use to see which repositories one repository depends on or is needed by (declared and from package files).',
   hub_version_check: 'Works without a manifest.',

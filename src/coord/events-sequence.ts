@@ -1,0 +1,74 @@
+import { appendItem, type DocumentStore, updateDocument } from '../state/index.js';
+import { DOCS } from './documents.js';
+import type { CoordEvent } from './schemas.js';
+
+/**
+ * Every recorded event (`coord.events`) carries `seq`: 1, 2, 3... per workspace, in the order the events were
+ * recorded. A timestamp cannot order a feed: two events share a millisecond, clocks of two machines differ, and a
+ * poller whose cursor is a timestamp never sees an event recorded later in the cursor's millisecond. The sequence
+ * is assigned inside the document's atomic update (or compare-and-swap), on every backend the same way.
+ */
+
+/** How often a sequenced append reloads and reapplies after a conflict (compare-and-swap backends). */
+const SEQUENCE_RETRIES = 200;
+
+type Stored = Record<string, unknown> & { events?: unknown[]; last_seq?: unknown };
+
+const seqOf = (e: unknown): number | undefined => {
+  const s = (e as { seq?: unknown } | null)?.seq;
+  return typeof s === 'number' && Number.isSafeInteger(s) && s > 0 ? s : undefined;
+};
+
+/**
+ * The events of a stored document with their sequences. Events recorded before sequences existed get theirs
+ * from their position (one more than the event before), the same numbers at every read and at the first
+ * sequenced write, which stores them. Returns the highest sequence, `last_seq` included (it survives pruning).
+ */
+export function sequenced<T extends object>(
+  events: readonly T[],
+  lastSeq?: unknown,
+): { events: Array<T & { seq: number }>; last: number } {
+  let counter = 0;
+  const out = events.map((e) => {
+    const s = seqOf(e);
+    if (s !== undefined) {
+      counter = Math.max(counter, s);
+      return e as T & { seq: number };
+    }
+    counter += 1;
+    return { ...e, seq: counter };
+  });
+  const stored = typeof lastSeq === 'number' && Number.isSafeInteger(lastSeq) ? lastSeq : 0;
+  return { events: out, last: Math.max(counter, stored) };
+}
+
+/** `coord.events` after recording `record` with the next sequence, and that sequence. */
+export function appendSequenced(doc: unknown, record: object): { value: Stored; seq: number } {
+  // What a plain append refuses (a document that is not an object, `events` that is not a list) stays refused.
+  const cur = appendItem(DOCS.events, doc, 'events', null) as Stored;
+  const list = (cur.events as object[]).slice(0, -1);
+  const { events, last } = sequenced(list, cur.last_seq);
+  const seq = last + 1;
+  return { value: { ...cur, events: [...events, { ...record, seq }], last_seq: seq }, seq };
+}
+
+/**
+ * Records one event with the next sequence of the workspace; returns its sequence (undefined when a hub server
+ * assigned it: the http backend appends through the server, whose own store runs this same function).
+ */
+export async function recordSequenced(
+  store: DocumentStore,
+  record: Omit<CoordEvent, 'seq'>,
+): Promise<{ seq: number | undefined; etag: string }> {
+  if (store.callRoute) return { seq: undefined, etag: await store.append(DOCS.events, 'events', record) };
+  const out = await updateDocument<Stored, number>(
+    store,
+    DOCS.events,
+    (cur) => {
+      const { value, seq } = appendSequenced(cur, record);
+      return { value, result: seq };
+    },
+    { retries: SEQUENCE_RETRIES },
+  );
+  return { seq: out.result, etag: out.etag };
+}

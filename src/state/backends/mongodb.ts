@@ -1,0 +1,282 @@
+import type * as Mongo from 'mongodb';
+import { StateConflictError } from '../../infra/index.js';
+import { EMPTY_ETAG } from '../etag.js';
+import { checkCollectionName, checkStoreDocumentName, DOCUMENT_NAME_RE } from '../remote-routes.js';
+import {
+  appendItem,
+  assertDocument,
+  backoffMs,
+  type DocumentStore,
+  type UpdateFn,
+  type UpdateResult,
+  type Versioned,
+} from '../store.js';
+import type { MongoTarget } from './mongodb-config.js';
+import { MONGO_CODES, mapMongoError } from './mongodb-errors.js';
+import { decodeRecord, encodeRecord, type MongoRecord, recordId } from './mongodb-record.js';
+
+export interface MongoStoreOptions {
+  target: MongoTarget;
+  orgId: string;
+  workspaceId: string;
+  /** Server selection and socket timeout of one request (`state.timeout_ms`). */
+  timeoutMs?: number;
+  /** Attempts of one append or update against concurrent writers before it reports a conflict (default 100). */
+  maxAttempts?: number;
+}
+
+/** The index that serves `list` and `listAll` (documents of one org and workspace, by name). */
+export const MONGODB_SCOPE_INDEX = 'hub_state_scope';
+const SCOPE_KEYS = { '_id.org_id': 1, '_id.workspace_id': 1, '_id.name': 1 } as const;
+
+/** What `init` did (the shape every backend's init returns: backend, status, then where). */
+export interface MongoStoreInit {
+  backend: 'mongodb';
+  status: 'created' | 'existing';
+  [detail: string]: unknown;
+}
+
+/** The mongodb store: a DocumentStore plus `init` and `describe` (`hub state init`, `hub state info`). */
+export interface MongoDocumentStore extends DocumentStore {
+  listAll(): Promise<string[]>;
+  init(): Promise<MongoStoreInit>;
+  describe(): Promise<Record<string, unknown>>;
+}
+
+type Driver = typeof Mongo;
+let driverPromise: Promise<Driver> | undefined;
+
+/** The MongoDB driver, imported on first use only: it costs ~120 ms at start-up, and only this backend needs it. */
+export function loadMongoDriver(): Promise<Driver> {
+  // The driver is CommonJS: bundled (dist/), its exports arrive as `default`; under Node or vitest, as named ones.
+  driverPromise ??= import('mongodb').then(
+    (m) =>
+      ((m as { MongoClient?: unknown }).MongoClient
+        ? m
+        : (m as unknown as { default: Driver }).default) as Driver,
+  );
+  return driverPromise;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Documents in one MongoDB collection, one record per document (layout in mongodb-record.ts). A first write is an
+ * insert (the unique `_id` makes a second one a duplicate key: a conflict); every other write is an update filtered
+ * on the expected ETag, so a stale writer matches nothing and gets a conflict. `append` and `update` are
+ * compare-and-swap loops with jittered backoff: concurrent writers on many machines never lose an item.
+ */
+export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
+  const t = opts.target;
+  const maxAttempts = opts.maxAttempts ?? 100;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const id = (name: string) => recordId(opts.orgId, opts.workspaceId, name);
+  let clientPromise: Promise<{ client: Mongo.MongoClient; coll: Mongo.Collection<MongoRecord> }> | undefined;
+  let indexed: Promise<void> | undefined;
+
+  const connect = () => {
+    clientPromise ??= loadMongoDriver().then((driver) => {
+      const client = new driver.MongoClient(t.url, {
+        serverSelectionTimeoutMS: timeoutMs,
+        connectTimeoutMS: timeoutMs,
+        appName: 'hub',
+      });
+      return { client, coll: client.db(t.database).collection<MongoRecord>(t.collection) };
+    });
+    return clientPromise.catch((err) => {
+      clientPromise = undefined;
+      throw mapMongoError(err, t, 'connect');
+    });
+  };
+
+  /** Creates the scope index unless it exists; a user without createIndex is fine once `hub state init` ran. */
+  const ensureIndex = async (coll: Mongo.Collection<MongoRecord>): Promise<'created' | 'existing'> => {
+    try {
+      const existing = await coll.indexes();
+      if (existing.some((i) => i.name === MONGODB_SCOPE_INDEX)) return 'existing';
+    } catch (err) {
+      // A collection that does not exist yet has no indexes: createIndex below creates both.
+      if ((err as { code?: number }).code !== MONGO_CODES.namespaceNotFound) throw err;
+    }
+    await coll.createIndex(SCOPE_KEYS, { name: MONGODB_SCOPE_INDEX });
+    return 'created';
+  };
+
+  /** Runs `op` on the collection, indexes made on first use; driver errors become hub's. */
+  const run = async <T>(
+    action: string,
+    op: (coll: Mongo.Collection<MongoRecord>) => Promise<T>,
+    document?: string,
+  ): Promise<T> => {
+    const { coll } = await connect();
+    try {
+      indexed ??= ensureIndex(coll).then(
+        () => undefined,
+        (err) => {
+          indexed = undefined;
+          throw err;
+        },
+      );
+      await indexed;
+      return await op(coll);
+    } catch (err) {
+      throw mapMongoError(err, t, action, document);
+    }
+  };
+
+  const get = (name: string) =>
+    run(
+      'find',
+      async (coll) => {
+        const rec = await coll.findOne({ _id: id(name) });
+        return rec ? decodeRecord(name, rec) : undefined;
+      },
+      name,
+    );
+
+  /** Insert when `ifMatch` is `""` (duplicate key: someone was first), else update filtered on the ETag. */
+  const put = async (name: string, value: unknown, ifMatch: string): Promise<string> => {
+    assertDocument(name, value);
+    const { record, etag } = encodeRecord(id(name), value);
+    if (ifMatch === EMPTY_ETAG) {
+      await run('insert', (coll) => coll.insertOne(record), name);
+      return etag;
+    }
+    const out = await run(
+      'update',
+      (coll) =>
+        coll.updateOne(
+          { _id: record._id, etag: ifMatch },
+          { $set: { body: record.body, etag, updated_at: record.updated_at } },
+        ),
+      name,
+    );
+    if (out.matchedCount === 0)
+      throw new StateConflictError(`document '${name}' changed since it was read (If-Match ${ifMatch})`, {
+        document: name,
+      });
+    return etag;
+  };
+
+  /** Read, apply, conditional write; again (after a jittered wait) when another writer got in between. */
+  const casLoop = async <R>(
+    name: string,
+    step: (current: unknown) => Promise<{ value: unknown; result: R }>,
+  ): Promise<{ value: unknown; result: R; etag: string }> => {
+    let last: unknown;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      if (attempt > 0) await sleep(backoffMs(Math.min(attempt, 6)));
+      const cur = await get(name);
+      const { value, result } = await step(cur?.value);
+      assertDocument(name, value);
+      const next = encodeRecord(id(name), value);
+      if (cur && next.etag === cur.etag) return { value, result, etag: cur.etag };
+      try {
+        return { value, result, etag: await put(name, value, cur?.etag ?? EMPTY_ETAG) };
+      } catch (err) {
+        if (!(err instanceof StateConflictError)) throw err;
+        last = err;
+      }
+    }
+    throw last;
+  };
+
+  /** Names of this org and workspace's documents in [from, to), sorted (served by the scope index). */
+  const listRange = (from: string, to: string | undefined) =>
+    run('find', async (coll) => {
+      const name = to === undefined ? { $gte: from } : { $gte: from, $lt: to };
+      const recs = await coll
+        .find(
+          { '_id.org_id': opts.orgId, '_id.workspace_id': opts.workspaceId, '_id.name': name },
+          { projection: { _id: 1 } },
+        )
+        .toArray();
+      return recs
+        .map((r) => r._id.name)
+        .filter((n) => DOCUMENT_NAME_RE.test(n))
+        .sort();
+    });
+
+  return {
+    backend: 'mongodb',
+    async read<T>(name: string): Promise<Versioned<T>> {
+      const got = await get(checkStoreDocumentName(name));
+      return got ? { value: got.value as T, etag: got.etag } : { value: undefined, etag: undefined };
+    },
+    write: (name, value, ifMatch) => put(checkStoreDocumentName(name), value, ifMatch),
+    async append(name, key, item) {
+      checkStoreDocumentName(name);
+      const out = await casLoop(name, async (cur) => ({
+        value: appendItem(name, cur, key, item),
+        result: undefined,
+      }));
+      return out.etag;
+    },
+    async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
+      checkStoreDocumentName(name);
+      const out = await casLoop(name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
+      return out as UpdateResult<T, R>;
+    },
+    // '/' is 0x2f and '0' 0x30: every `collection/...` name sorts in [collection/, collection0).
+    list: (collection) => listRange(`${checkCollectionName(collection)}/`, `${collection}0`),
+    listAll: () => listRange('', undefined),
+    async init(): Promise<MongoStoreInit> {
+      const { client, coll } = await connect();
+      let collection: 'created' | 'existing' = 'existing';
+      try {
+        const db = client.db(t.database);
+        const found = await db.listCollections({ name: t.collection }, { nameOnly: true }).toArray();
+        if (found.length === 0) {
+          try {
+            await db.createCollection(t.collection);
+            collection = 'created';
+          } catch (err) {
+            // Another `hub state init` made it in between: what it made is what this one wanted.
+            if ((err as { code?: number }).code !== 48) throw err;
+          }
+        }
+        const index = await ensureIndex(coll);
+        indexed = Promise.resolve();
+        return {
+          backend: 'mongodb',
+          status: collection === 'created' || index === 'created' ? 'created' : 'existing',
+          url: t.shownUrl,
+          database: t.database,
+          collection: t.collection,
+          index: MONGODB_SCOPE_INDEX,
+        };
+      } catch (err) {
+        throw mapMongoError(err, t, 'init');
+      }
+    },
+    async describe(): Promise<Record<string, unknown>> {
+      const base = { url: t.shownUrl, database: t.database, collection: t.collection };
+      try {
+        const { client, coll } = await connect();
+        const db = client.db(t.database);
+        const found = await db.listCollections({ name: t.collection }, { nameOnly: true }).toArray();
+        if (found.length === 0)
+          return { ...base, collection_status: 'missing', fix: 'run `hub state init` to create it' };
+        const indexes = await coll.indexes();
+        const hasScope = indexes.some((i) => i.name === MONGODB_SCOPE_INDEX);
+        return {
+          ...base,
+          collection_status: hasScope ? 'ready' : 'index missing',
+          ...(hasScope ? {} : { fix: 'run `hub state init` to create the index' }),
+        };
+      } catch (err) {
+        return {
+          ...base,
+          collection_status: 'unreachable',
+          error: mapMongoError(err, t, 'describe').message,
+        };
+      }
+    },
+    async close() {
+      const p = clientPromise;
+      clientPromise = undefined;
+      indexed = undefined;
+      if (p) await (await p.catch(() => undefined))?.client.close();
+    },
+  };
+}
