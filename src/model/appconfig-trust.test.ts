@@ -159,6 +159,7 @@ describe('trusted sources', () => {
       'workspace.allowed_outside_paths',
       'workspace.manifest_max_bytes',
       'state.dynamodb.endpoint',
+      'state.mongodb.url',
       'server.allowed_hosts',
     ]);
   });

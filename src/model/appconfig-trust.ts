@@ -35,6 +35,11 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     what: "where hub sends DynamoDB requests signed with the user's AWS credentials",
   },
   {
+    key: 'state.mongodb.url',
+    path: ['state', 'mongodb', 'url'],
+    what: "the MongoDB server hub connects to (its options can make the driver use the user's AWS credentials or read local key files)",
+  },
+  {
     key: 'server.allowed_hosts',
     path: ['server', 'allowed_hosts'],
     what: 'Host names the HTTP server accepts besides loopback (its DNS-rebinding guard)',
