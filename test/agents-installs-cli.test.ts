@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from '@decimalturn/toml-patch';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { VENDOR_IDS } from '../src/agents/index.js';
 import { buildWorkspace, createTempDir, git, removeTempDir } from './fixtures/index.js';
@@ -13,8 +13,18 @@ let ws: string;
 let home: string;
 let env: Record<string, string>;
 
+// One folder for the file, emptied before each test: HOME keeps its path from test to test, so the commands
+// share one test daemon (run-hub.ts keeps one per environment) instead of each starting node.
+let base: string;
+beforeAll(() => {
+  base = createTempDir('hub-installs-');
+});
+afterAll(() => removeTempDir(base));
+
 beforeEach(() => {
-  dir = createTempDir('hub-installs-');
+  dir = join(base, 'run');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
   home = join(dir, 'home');
   mkdirSync(home);
   // The workspace is itself a git repository (project scope resolves to it) holding two repositories.
@@ -35,7 +45,6 @@ beforeEach(() => {
   // Every spawned hub gets a temporary home and config folder: the real ones are never read or written.
   env = { HOME: home, XDG_CONFIG_HOME: join(dir, 'xdg'), PATH: process.env.PATH ?? '' };
 });
-afterEach(() => removeTempDir(dir));
 
 const hub = (args: string[], cwd = ws) => runHub(args, { env, cwd });
 const ok = (args: string[], cwd = ws) => {
