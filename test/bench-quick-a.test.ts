@@ -1,12 +1,12 @@
-// Half of bench/*.mjs in quick mode (the other half: bench-quick-b.test.ts), the generator, and the README's
+// A quarter of bench/*.mjs in quick mode (the others: bench-quick-b..d.test.ts), the generator, and the README's
 // coverage of every script; see bench-quick.ts.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { benchNames, defineBenchTests, NOT_BENCHES, ROOT, runScript } from './bench-quick.js';
+import { benchNames, defineBenchTests, NOT_BENCHES, ROOT, runScript, SHARDS } from './bench-quick.js';
 import { createTempDir } from './fixtures/index.js';
 
-describe('bench --quick (1 of 2)', () => defineBenchTests(0, 2));
+describe(`bench --quick (1 of ${SHARDS})`, () => defineBenchTests(0, SHARDS));
 
 describe('bench/ scripts', () => {
   it('generate-workspace (a generator, not a bench) writes a workspace and prints its summary', async () => {

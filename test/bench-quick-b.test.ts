@@ -1,5 +1,5 @@
-// Half of bench/*.mjs in quick mode (the other half: bench-quick-a.test.ts); see bench-quick.ts.
+// A quarter of bench/*.mjs in quick mode (the others: the other bench-quick-*.test.ts files); see bench-quick.ts.
 import { describe } from 'vitest';
-import { defineBenchTests } from './bench-quick.js';
+import { defineBenchTests, SHARDS } from './bench-quick.js';
 
-describe('bench --quick (2 of 2)', () => defineBenchTests(1, 2));
+describe(`bench --quick (2 of ${SHARDS})`, () => defineBenchTests(1, SHARDS));

@@ -1,6 +1,6 @@
 // Every benchmark in bench/*.mjs run in its quick mode (`--quick`: the same code path and JSON shape, tiny counts),
-// so a broken benchmark fails `npm test`. The benches are split over two test files (bench-quick-a/-b.test.ts) so
-// the test pool runs the halves side by side; each half runs its benches one at a time.
+// so a broken benchmark fails `npm test`. The benches are split over four test files (bench-quick-a..d.test.ts) so
+// the test pool runs the quarters side by side; each quarter runs its benches one at a time.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,9 @@ import { expect, it } from 'vitest';
 
 export const ROOT = join(import.meta.dirname, '..');
 const BENCH = join(ROOT, 'bench');
+
+/** How many test files share the benches (bench-quick-a..d.test.ts). */
+export const SHARDS = 4;
 
 /** Benches of other branches that get their quick mode there; the lead empties this set at merge. */
 export const AWAITING_QUICK_MODE = new Set([
