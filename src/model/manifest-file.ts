@@ -189,10 +189,13 @@ function readFast(
 }
 
 /**
- * Reads and parses a manifest file (no cache). `configured` gives the configured size limit; it is asked only
- * for a file larger than the default.
+ * The manifest's text and the size limit it was read under: the default, or for a larger file the configured
+ * limit (`configured` is asked only then). Edits parse and write under the same limit as reads.
  */
-export function readManifestFile(path: string, configured?: () => number): ManifestFile {
+export function readManifestText(
+  path: string,
+  configured?: () => number,
+): { text: string; maxBytes: number } {
   let limit = DEFAULT_MANIFEST_MAX_BYTES;
   const text = readUtf8File(path, 'manifest', {
     maxBytes: (size) => {
@@ -201,5 +204,14 @@ export function readManifestFile(path: string, configured?: () => number): Manif
     },
     tooLarge: manifestTooLarge,
   });
-  return parseManifestText(text, path, { maxBytes: limit });
+  return { text, maxBytes: limit };
+}
+
+/**
+ * Reads and parses a manifest file (no cache). `configured` gives the configured size limit; it is asked only
+ * for a file larger than the default.
+ */
+export function readManifestFile(path: string, configured?: () => number): ManifestFile {
+  const { text, maxBytes } = readManifestText(path, configured);
+  return parseManifestText(text, path, { maxBytes });
 }
