@@ -37,13 +37,44 @@ export interface ValidateOptions {
 
 type YPath = Array<string | number>;
 
-/** Every rule `hub config validate` enforces; returns all problems, never only the first. */
-export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Problem[] {
+/** Collects problems with their line and column in the manifest's source. */
+function collector(catalog: Catalog): { problems: Problem[]; add: (p: YPath, r: string, m: string) => void } {
   const problems: Problem[] = [];
   const add = (path: YPath, rule: string, message: string) => {
     const pos = catalog.file.source ? positionOf(catalog.file.source, path) : undefined;
     problems.push({ path: formatPath(path), line: pos?.line, column: pos?.column, rule, message });
   };
+  return { problems, add };
+}
+
+/**
+ * Only the filesystem rules of `validateCatalog` (repositories outside the workspace, component directories), for
+ * callers that hold the manifest-only problems already (the servers' summary and health, per loaded manifest).
+ */
+export function validateFilesystem(
+  catalog: Catalog,
+  opts: Pick<ValidateOptions, 'checkouts'> = {},
+): Problem[] {
+  const { problems, add } = collector(catalog);
+  const outside = checkRepoPlaces(catalog, opts.checkouts ?? checkoutsOf(catalog), add);
+  for (const repo of catalog.repoById.values()) {
+    if (outside.has(repo.id) || !isDirectory(repo.root)) continue;
+    const realRoot = realpathOrUndefined(repo.root);
+    if (!realRoot) continue;
+    const dirs = new RepoDirectories(repo, realRoot);
+    for (const c of catalog.componentsByRepo.get(repo.id) ?? []) {
+      const norm = normalizeRelPath(c.raw.path);
+      if (norm.escapes) continue;
+      const p = dirs.problem(norm.path, c.raw.path);
+      if (p) add([...c.yamlPath, 'path'], p.rule, p.message);
+    }
+  }
+  return problems;
+}
+
+/** Every rule `hub config validate` enforces; returns all problems, never only the first. */
+export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Problem[] {
+  const { problems, add } = collector(catalog);
   const m = catalog.file.manifest;
   checkProfile(m.agent_profile, ['agent_profile'], add);
   checkProfile(m.workspace?.agent_profile, ['workspace', 'agent_profile'], add);
