@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
+import { parseManifestData } from './manifest-fast-schema.js';
 import { manifestLimitIssue, manifestLimitsFor } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
 import { DEFAULT_MANIFEST_MAX_BYTES, manifestByteLimit, manifestTooLarge } from './manifest-size.js';
@@ -159,7 +160,7 @@ function readFast(
   const data = fast.value ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) return undefined;
   if (manifestLimitIssue(data, undefined, manifestLimitsFor(maxBytes))) return undefined;
-  const parsed = ManifestSchema.safeParse(data);
+  const parsed = parseManifestData(data);
   if (!parsed.success) return undefined;
   const file: ManifestFile = {
     path,
