@@ -60,6 +60,20 @@ describe('ManifestCache', () => {
     expect(Object.keys(hit!.manifest.workspace!.projects![0]!.repos[0]!)).not.toContain('$components_at');
   });
 
+  it('reads the blobs of the file its header came from, also after another process replaced the cache file', () => {
+    const cache = new ManifestCache(join(dir, 'cache'), 'b1', later);
+    cache.set(file, statSync(file), 'h1', MANIFEST, []);
+    const hit = cache.get(file, statSync(file), () => 'h1');
+    // A newer manifest cached meanwhile (written by rename): other offsets, other content.
+    const other = structuredClone(MANIFEST);
+    other.workspace!.projects![0]!.repos.unshift({ name: 'new', path: 'n'.repeat(500), components: [] });
+    cache.set(file, statSync(file), 'h2', other, []);
+    expect(JSON.stringify(hit!.manifest)).toBe(JSON.stringify(MANIFEST));
+    expect(
+      cache.get(file, statSync(file), () => 'h2')!.manifest.workspace!.projects![0]!.repos[0]!.name,
+    ).toBe('new');
+  });
+
   it('trusts an unchanged stat of a file that was old when hashed, without reading it', () => {
     const cache = new ManifestCache(join(dir, 'cache'), 'b1', later);
     const calls = { n: 0 };

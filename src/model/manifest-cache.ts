@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a64Hex, writeFileAtomicSync } from '../infra/index.js';
 import type { Manifest } from './manifest-schema.js';
@@ -65,22 +65,31 @@ export class ManifestCache {
     st: Stats,
     hashOf: () => string,
   ): { manifest: Manifest; legacy: unknown[] } | undefined {
-    let buf: Buffer;
+    let blobs: BlobFile;
     let header: CacheHeader;
-    let body: number;
     try {
-      buf = readFileSync(this.fileFor(manifestPath));
-      body = buf.indexOf(10) + 1;
-      if (body === 0) return undefined;
-      header = JSON.parse(buf.toString('utf8', 0, body - 1)) as CacheHeader;
+      blobs = new BlobFile(this.fileFor(manifestPath));
     } catch {
       return undefined;
     }
-    if (header.format !== CACHE_FORMAT || header.build !== this.build || header.path !== manifestPath)
+    try {
+      header = JSON.parse(blobs.header()) as CacheHeader;
+    } catch {
+      blobs.close();
       return undefined;
-    if (header.stat !== fingerprint(st) && header.hash !== hashOf()) return undefined;
+    }
+    if (
+      header.format !== CACHE_FORMAT ||
+      header.build !== this.build ||
+      header.path !== manifestPath ||
+      (header.stat !== fingerprint(st) && header.hash !== hashOf())
+    ) {
+      blobs.close();
+      return undefined;
+    }
     const projects = header.manifest.workspace?.projects;
-    if (projects) thawProjects(projects, buf, body);
+    if (projects?.length) thawProjects(projects, blobs.reader());
+    else blobs.close();
     return { manifest: header.manifest, legacy: header.legacy };
   }
 
@@ -143,23 +152,22 @@ function renamed<T extends object>(
 }
 
 /** The projects with their `repos` (and the repos' `components`) as getters that parse their blob on first use. */
-function thawProjects(projects: ProjectEntry[], buf: Buffer, body: number): void {
+function thawProjects(projects: ProjectEntry[], read: ReadBlob): void {
   for (let i = 0; i < projects.length; i++)
-    projects[i] = thawed(projects[i]!, 'repos', REPOS, buf, body, (repos: RepoEntry[]) =>
-      repos.map((r) => thawed(r, 'components', BLOB, buf, body, (components) => components)),
+    projects[i] = thawed(projects[i]!, 'repos', REPOS, read, (repos: RepoEntry[]) =>
+      repos.map((r) => thawed(r, 'components', BLOB, read, (components) => components)),
     );
 }
 
 /**
  * `target` with the reference `ref` replaced, at its place in key order, by an enumerable `key` whose value is
- * parsed from the blob area on first access (and may be assigned like a plain field).
+ * read and parsed from the blob area on first access (and may be assigned like a plain field).
  */
 function thawed<T extends object, V>(
   target: T,
   key: string,
   ref: string,
-  buf: Buffer,
-  body: number,
+  read: ReadBlob,
   thaw: (value: V) => V,
 ): T {
   const record = target as Record<string, unknown>;
@@ -178,7 +186,7 @@ function thawed<T extends object, V>(
       configurable: true,
       get() {
         if (!done) {
-          parsed = thaw(JSON.parse(buf.toString('utf8', body + at[0], body + at[0] + at[1])) as V);
+          parsed = thaw(JSON.parse(read(at[0], at[1])) as V);
           done = true;
         }
         return parsed;
@@ -190,4 +198,73 @@ function thawed<T extends object, V>(
     });
   }
   return out as T;
+}
+
+/** Reads `length` bytes at `offset` of the blob area, as text. */
+type ReadBlob = (offset: number, length: number) => string;
+
+/** The header line may not be longer than this (a corrupt file without a newline is not read whole). */
+const MAX_HEADER = 256 * 1_048_576;
+
+/** Closes a cache file's descriptor once nothing can read a blob from it any more. */
+const descriptors = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
+/**
+ * A cache file read by position: the header line first, then only the blobs a command touches (a resolve in one
+ * repository reads a few kilobytes of a 20 MB file). The descriptor stays open while a lazy field may still read:
+ * a writer replaces the file by rename, so the open file keeps the bytes the header describes.
+ */
+class BlobFile {
+  private readonly fd: number;
+  private body = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+  }
+
+  header(): string {
+    const chunks: Buffer[] = [];
+    let pos = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(65_536, pos), 16 * 1_048_576));
+      const n = readSync(this.fd, chunk, 0, chunk.length, pos);
+      if (n === 0) throw new Error('cache file without a header line');
+      const nl = chunk.subarray(0, n).indexOf(10);
+      if (nl !== -1) {
+        chunks.push(chunk.subarray(0, nl));
+        this.body = pos + nl + 1;
+        return Buffer.concat(chunks).toString('utf8');
+      }
+      chunks.push(chunk.subarray(0, n));
+      pos += n;
+      if (pos > MAX_HEADER) throw new Error('cache header too long');
+    }
+  }
+
+  /** The blob reader; the descriptor is closed when the reader (and every lazy field holding it) is collected. */
+  reader(): ReadBlob {
+    const { fd, body } = this;
+    const read: ReadBlob = (offset, length) => {
+      const buf = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, buf, done, length - done, body + offset + done);
+        if (n === 0) throw new Error('cache file shorter than its header says');
+        done += n;
+      }
+      return buf.toString('utf8');
+    };
+    descriptors.register(read, fd);
+    return read;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }
