@@ -39,7 +39,10 @@ export class RepoDirectories {
       let k: Kind | undefined;
       if (leaf) k = this.kindOf(at);
       else if (this.parents.has(at)) k = this.parents.get(at);
-      else this.parents.set(at, (k = this.kindOf(at)));
+      else {
+        k = this.kindOf(at);
+        this.parents.set(at, k);
+      }
       // A symlink on the way: only its realpath says where it leads.
       if (k === 'link') return directoryProblem(this.repo, this.realRoot, rel, written);
       // Missing, or a file with more path below it (realpath fails there too): the directory does not exist.
