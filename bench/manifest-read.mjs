@@ -2,11 +2,14 @@
 // The first command after a manifest edit, at 1,000 / 5,000 / 20,000 repositories of 10 components: a cold read
 // (`component resolve` with the manifest cache off) against js-yaml's plain parse of the same file in a fresh node
 // process, `config validate` (component directories on disk), and a warm `component resolve` (cache filled)
-// against `node -e 0`. Every hub command reports its peak RSS, so memory growth against the manifest shows.
+// against `node -e 0`. Every hub command reports its peak RSS, so memory growth against the manifest shows. Then
+// `GET /v2/workspace/summary` on a real `hub web serve`: the first request (loads and judges the manifest) and the
+// median of the next ones (manifest rules memoized per loaded manifest, filesystem rules run on each).
 // Usage: npm run build && node bench/manifest-read.mjs [--sizes 1000,5000,20000] [--runs 3] [--quick]
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createKit } from './hostile/kit.mjs';
 import { generateWorkspace } from './lib/generate.mjs';
 import {
   createTempDir,
@@ -35,7 +38,29 @@ const RUNS = Number(values.runs);
 const LIMIT = String(64 * 1_048_576);
 const FILE = 'services/svc-3/src/x.ts';
 
-await runBench('manifest-read', ({ cleanup }) => {
+/** The summary route on a real server: the first request and the median of the next ones, in ms. */
+async function summaryTimes(root, env, repos) {
+  const kit = createKit();
+  try {
+    const srv = await kit.server(root, { env: { ...env, HUB_CACHE_DIR: 'off' } });
+    const once = async () => {
+      const t0 = performance.now();
+      const r = await kit.request(srv.base, 'GET', '/v2/workspace/summary', { timeoutMs: 300_000 });
+      if (r.status !== 200 || r.json?.counts?.repos !== repos)
+        throw new Error(`summary answered ${r.status} ${r.text.slice(0, 300)}`);
+      return performance.now() - t0;
+    };
+    const first = await once();
+    const next = [];
+    for (let i = 0; i < (QUICK ? 2 : 3); i++) next.push(await once());
+    await srv.close();
+    return { summary_first_ms: round(first), summary_next_ms: round(median(next)) };
+  } finally {
+    await kit.cleanup();
+  }
+}
+
+await runBench('manifest-read', async ({ cleanup }) => {
   const results = [];
   for (const repos of SIZES) {
     const dir = cleanup(createTempDir('hub-bench-read-'));
@@ -92,6 +117,7 @@ await runBench('manifest-read', ({ cleanup }) => {
         warm_resolve: rss(cases.warm),
       },
     };
+    Object.assign(row, await summaryTimes(join(dir, 'ws'), env, ws.repos));
     progress(JSON.stringify(row));
     results.push(row);
   }

@@ -1,7 +1,7 @@
 // The manifest size limit as a setting, through the built CLI: a manifest over the default 8 MiB is refused
 // naming the file, its size, the limit and how to raise it; HUB_MANIFEST_MAX_BYTES or the user config raises it;
 // a hub.config.yaml inside the workspace may not.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
@@ -77,5 +77,32 @@ describe('the manifest size limit', () => {
   it('refuses a limit below the default, naming the variable', () => {
     const r = validate({ HUB_MANIFEST_MAX_BYTES: '1024' });
     expect(`${r.stdout}${r.stderr}`).toContain('HUB_MANIFEST_MAX_BYTES');
+  });
+});
+
+describe('the edit paths under a raised limit', () => {
+  const raised = { HUB_CONFIG_DIR: '', HUB_MANIFEST_MAX_BYTES: String(16 * MIB) };
+  const hub = (args: string[]) =>
+    runHub(['-c', file, ...args], { env: { ...raised, HUB_CONFIG_DIR: userConfig } });
+
+  it('config show, tree, preview and patch --save read and write a manifest over 8 MiB', () => {
+    const show = hub(['config', 'show', '--json']);
+    expect(show.code, show.stderr).toBe(0);
+    expect((show.json() as { text: string }).text).toContain('repos: [{name: r, path: r}]');
+    const tree = hub(['config', 'tree', '--path', '/workspace/projects/p', '--json']);
+    expect(tree.code, tree.stderr).toBe(0);
+    const ops = JSON.stringify([{ op: 'set', path: '/workspace/projects/p/description', value: 'edited' }]);
+    const preview = hub(['config', 'preview', '--operations', ops, '--json']);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.json()).toMatchObject({ valid: true, changed: true });
+    const patch = hub(['config', 'patch', '--operations', ops, '--save', '--json']);
+    expect(patch.code, patch.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('description: edited');
+  });
+
+  it('catalog add writes a manifest over 8 MiB (the operations writer)', () => {
+    const r = hub(['catalog', 'add', '--project', 'p', '--repo', 'r2', '--path', 'r2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/name: r2/);
   });
 });

@@ -47,6 +47,8 @@ interface RepoIndex {
   byPath: Map<string, CatalogComponent>;
 }
 
+type Project = NonNullable<NonNullable<ManifestFile['manifest']['workspace']>['projects']>[number];
+
 interface PendingComponent {
   c: Component;
   yamlPath: Array<string | number>;
@@ -62,11 +64,16 @@ export interface RepoKeyed<V> {
  * indexed per repository on first use, so resolving one path does not build the whole catalog.
  */
 export class Catalog {
-  readonly repos: CatalogRepo[] = [];
-  readonly repoById = new Map<string, CatalogRepo>();
   readonly isApplication: boolean;
   readonly appName: string | undefined;
-  private readonly pending = new Map<string, Array<() => PendingComponent[]>>();
+  private readonly projects: Project[];
+  /** Projects whose repository entries are indexed: a lookup by project reads only the projects of that name. */
+  private readonly indexedProjects = new Map<number, CatalogRepo[]>();
+  private appRepo?: CatalogRepo;
+  private ordered?: { repos: CatalogRepo[]; byId: Map<string, CatalogRepo> };
+  /** Repo id -> the first repo of that id among the indexed projects. */
+  private readonly known = new Map<string, CatalogRepo>();
+  private pending = new Map<string, Array<() => PendingComponent[]>>();
   private readonly indexed = new Map<string, RepoIndex>();
   private all?: {
     list: CatalogComponent[];
@@ -83,39 +90,90 @@ export class Catalog {
 
   constructor(readonly file: ManifestFile) {
     const m = file.manifest;
-    const projects = m.workspace?.projects ?? [];
-    this.isApplication = projects.length === 0;
+    this.projects = m.workspace?.projects ?? [];
+    this.isApplication = this.projects.length === 0;
     this.appName = m.name;
-    projects.forEach((p, pi) => {
-      p.repos.forEach((r, ri) => {
-        const yamlPath = ['workspace', 'projects', pi, 'repos', ri];
-        let root: string | undefined;
-        const repo = this.addRepo({
-          id: `${p.name}/${r.name}`,
-          project: p.name,
-          name: r.name,
-          path: r.path,
-          url: r.url,
-          // Resolved on first use: a command about one repository never pays for a thousand path.resolve calls.
-          get root() {
-            root ??= r.path ? resolve(file.root, r.path) : resolve(file.root, p.name, r.name);
-            return root;
-          },
-          tags: normalizeTags(r.tags),
-          description: r.description,
-          yamlPath,
-          kind: 'workspace',
-          raw: r,
-        });
-        // Read lazily: a cached manifest parses a repo's components only when they are used.
-        this.pending
-          .get(repo.id)!
-          .push(() =>
-            (r.components ?? []).map((c, ci) => ({ c, yamlPath: [...yamlPath, 'components', ci] })),
-          );
-      });
-    });
     this.addApplicationEntries();
+  }
+
+  /** Every repository in declared order (indexes every project). */
+  get repos(): CatalogRepo[] {
+    return this.everyRepo().repos;
+  }
+
+  /** Repo id -> its first repository entry (indexes every project). */
+  get repoById(): Map<string, CatalogRepo> {
+    return this.everyRepo().byId;
+  }
+
+  private everyRepo(): { repos: CatalogRepo[]; byId: Map<string, CatalogRepo> } {
+    if (this.ordered) return this.ordered;
+    const repos: CatalogRepo[] = [];
+    for (let pi = 0; pi < this.projects.length; pi++) for (const r of this.projectRepos(pi)) repos.push(r);
+    if (this.appRepo) repos.push(this.appRepo);
+    // Declared order, whatever order projects were indexed in: lists and validation report in file order.
+    const byId = new Map<string, CatalogRepo>();
+    const pending = new Map<string, Array<() => PendingComponent[]>>();
+    for (const r of repos) {
+      if (byId.has(r.id)) continue;
+      byId.set(r.id, r);
+      pending.set(r.id, this.pending.get(r.id)!);
+    }
+    this.pending = pending;
+    this.ordered = { repos, byId };
+    return this.ordered;
+  }
+
+  /** The repositories of project `pi`, indexed on first use (a cached manifest parses its entries then). */
+  private projectRepos(pi: number): CatalogRepo[] {
+    const done = this.indexedProjects.get(pi);
+    if (done) return done;
+    const p = this.projects[pi]!;
+    const root = this.file.root;
+    const list = p.repos.map((r, ri) => {
+      const yamlPath = ['workspace', 'projects', pi, 'repos', ri];
+      let dir: string | undefined;
+      const repo: CatalogRepo = {
+        id: `${p.name}/${r.name}`,
+        project: p.name,
+        name: r.name,
+        path: r.path,
+        url: r.url,
+        // Resolved on first use: a command about one repository never pays for a thousand path.resolve calls.
+        get root() {
+          dir ??= r.path ? resolve(root, r.path) : resolve(root, p.name, r.name);
+          return dir;
+        },
+        tags: normalizeTags(r.tags),
+        description: r.description,
+        yamlPath,
+        kind: 'workspace',
+        raw: r,
+      };
+      this.register(repo);
+      // Read lazily: a cached manifest parses a repo's components only when they are used.
+      this.pending
+        .get(repo.id)!
+        .push(() => (r.components ?? []).map((c, ci) => ({ c, yamlPath: [...yamlPath, 'components', ci] })));
+      return repo;
+    });
+    this.indexedProjects.set(pi, list);
+    return list;
+  }
+
+  /** The repositories of the projects named `project` (only those are indexed). */
+  private reposOfProject(project: string): CatalogRepo[] {
+    const out: CatalogRepo[] = [];
+    for (let pi = 0; pi < this.projects.length; pi++)
+      if (this.projects[pi]!.name === project) for (const r of this.projectRepos(pi)) out.push(r);
+    if (this.appRepo?.project === project) out.push(this.appRepo);
+    return out;
+  }
+
+  private register(repo: CatalogRepo): void {
+    if (this.known.has(repo.id)) return;
+    this.known.set(repo.id, repo);
+    this.pending.set(repo.id, []);
   }
 
   /** Every component, in declared order (builds the whole index). */
@@ -136,6 +194,7 @@ export class Catalog {
     const list: CatalogComponent[] = [];
     const byId = new Map<string, CatalogComponent>();
     const byName = new Map<string, CatalogComponent[]>();
+    this.everyRepo();
     for (const id of this.pending.keys()) {
       for (const comp of this.repoIndex(id)!.list) {
         list.push(comp);
@@ -152,9 +211,11 @@ export class Catalog {
   private repoIndex(repoId: string): RepoIndex | undefined {
     const done = this.indexed.get(repoId);
     if (done) return done;
+    // An id from outside (user input) may name a project not indexed yet: index them all before saying no.
+    if (!this.pending.has(repoId)) this.everyRepo();
     const pending = this.pending.get(repoId);
     if (!pending) return undefined;
-    const repo = this.repoById.get(repoId)!;
+    const repo = this.known.get(repoId)!;
     const index: RepoIndex = { list: [], byPath: new Map() };
     for (const { c, yamlPath } of pending.flatMap((read) => read())) {
       const norm = normalizeRelPath(c.path);
@@ -183,7 +244,7 @@ export class Catalog {
     const local = (m.components ?? []).flatMap((c, i) => ('path' in c && c.path ? [{ c, i }] : []));
     if (!name || (paths.length === 0 && local.length === 0)) return;
     // Application manifest: project and repo both equal the manifest's name (spec, Identity).
-    const repo = this.addRepo({
+    const repo: CatalogRepo = {
       id: `${name}/${name}`,
       project: name,
       name,
@@ -191,7 +252,9 @@ export class Catalog {
       tags: {},
       description: m.description,
       kind: 'application',
-    });
+    };
+    this.appRepo = repo;
+    this.register(repo);
     this.pending.get(repo.id)!.push(() => [
       ...paths.map((p, i) => ({
         c: { ...p, name: p.name ?? basenameOf(p.path) } as Component,
@@ -201,18 +264,10 @@ export class Catalog {
     ]);
   }
 
-  private addRepo(repo: CatalogRepo): CatalogRepo {
-    this.repos.push(repo);
-    if (!this.repoById.has(repo.id)) {
-      this.repoById.set(repo.id, repo);
-      this.pending.set(repo.id, []);
-    }
-    return repo;
-  }
-
   /** Repos matching optional project/repo filters. */
   reposMatching(project?: string, repo?: string): CatalogRepo[] {
-    return this.repos.filter((r) => (!project || r.project === project) && (!repo || r.name === repo));
+    const among = project !== undefined && project !== '' ? this.reposOfProject(project) : this.repos;
+    return among.filter((r) => (!project || r.project === project) && (!repo || r.name === repo));
   }
 
   /** The repo whose checkout directory most specifically contains `abs`. */

@@ -54,4 +54,5 @@ export {
   type Problem,
   type ValidateOptions,
   validateCatalog,
+  validateFilesystem,
 } from './validate.js';

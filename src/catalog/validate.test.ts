@@ -97,6 +97,43 @@ describe('validateCatalog: components, paths and dependencies', () => {
     expect(run(text, { filesystem: false })).toEqual([]);
   });
 
+  it('judges nested paths segment by segment: a symlinked parent leaving the repo, one staying, a file on the way', () => {
+    mkdirSync(join(ws.outside, 'target/deep'), { recursive: true });
+    mkdirSync(join(ws.root, 'p/r/a/inner/deeper'), { recursive: true });
+    // The parent of the component is the symlink; the component directory itself is plain.
+    symlinkSync(join(ws.outside, 'target'), join(ws.root, 'p/r/out'));
+    symlinkSync(join(ws.root, 'p/r/a'), join(ws.root, 'p/r/in'));
+    // A symlink below a plain directory that points outside, and one to a file.
+    symlinkSync(ws.outside, join(ws.root, 'p/r/a/inner/away'));
+    symlinkSync(join(ws.root, 'p/r/file.txt'), join(ws.root, 'p/r/a/filelink'));
+    const text = oneRepo(`            - name: out-deep
+              path: out/deep
+            - name: in-deep
+              path: in/inner/deeper
+            - name: plain-deep
+              path: a/inner/deeper
+            - name: away
+              path: a/inner/away/target
+            - name: through-file
+              path: file.txt/x
+            - name: file-link
+              path: a/filelink
+            - name: plain-shared
+              path: a/inner
+`);
+    const problems = run(text, { filesystem: true });
+    expect(problems.map((p) => [p.rule, p.path])).toEqual([
+      ['path_escapes', `${REPO}.components[0].path`],
+      ['path_escapes', `${REPO}.components[3].path`],
+      ['missing_directory', `${REPO}.components[4].path`],
+      ['missing_directory', `${REPO}.components[5].path`],
+    ]);
+    expect(problems[0]!.message).toContain(join(ws.outside, 'target/deep'));
+    expect(problems[1]!.message).toContain(join(ws.outside, 'target'));
+    expect(problems[2]!.message).toContain("component directory 'file.txt/x' does not exist in p/r");
+    expect(problems[3]!.message).toContain("component path 'a/filelink' in p/r is not a directory");
+  });
+
   it('reports unknown depends_on names at the list item', () => {
     const text = oneRepo(`            - name: a
               path: a

@@ -1,6 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { isInside, normalizeRelPath, realpathOrUndefined } from '../infra/index.js';
+import { normalizeRelPath, realpathOrUndefined } from '../infra/index.js';
 import {
   type AgentProfile,
   formatPath,
@@ -11,6 +9,7 @@ import {
 } from '../model/index.js';
 import type { Catalog, CatalogComponent, CatalogRepo } from './catalog.js';
 import { type Checkouts, checkoutsOf, REPO_OUTSIDE_RULE } from './checkout.js';
+import { type DirectoryProblem, directoryProblem, isDirectory, RepoDirectories } from './component-dirs.js';
 import { findCycleGroups } from './cycles.js';
 import { endpointNodeId } from './graph.js';
 
@@ -38,13 +37,44 @@ export interface ValidateOptions {
 
 type YPath = Array<string | number>;
 
-/** Every rule `hub config validate` enforces; returns all problems, never only the first. */
-export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Problem[] {
+/** Collects problems with their line and column in the manifest's source. */
+function collector(catalog: Catalog): { problems: Problem[]; add: (p: YPath, r: string, m: string) => void } {
   const problems: Problem[] = [];
   const add = (path: YPath, rule: string, message: string) => {
     const pos = catalog.file.source ? positionOf(catalog.file.source, path) : undefined;
     problems.push({ path: formatPath(path), line: pos?.line, column: pos?.column, rule, message });
   };
+  return { problems, add };
+}
+
+/**
+ * Only the filesystem rules of `validateCatalog` (repositories outside the workspace, component directories), for
+ * callers that hold the manifest-only problems already (the servers' summary and health, per loaded manifest).
+ */
+export function validateFilesystem(
+  catalog: Catalog,
+  opts: Pick<ValidateOptions, 'checkouts'> = {},
+): Problem[] {
+  const { problems, add } = collector(catalog);
+  const outside = checkRepoPlaces(catalog, opts.checkouts ?? checkoutsOf(catalog), add);
+  for (const repo of catalog.repoById.values()) {
+    if (outside.has(repo.id) || !isDirectory(repo.root)) continue;
+    const realRoot = realpathOrUndefined(repo.root);
+    if (!realRoot) continue;
+    const dirs = new RepoDirectories(repo, realRoot);
+    for (const c of catalog.componentsByRepo.get(repo.id) ?? []) {
+      const norm = normalizeRelPath(c.raw.path);
+      if (norm.escapes) continue;
+      const p = dirs.problem(norm.path, c.raw.path);
+      if (p) add([...c.yamlPath, 'path'], p.rule, p.message);
+    }
+  }
+  return problems;
+}
+
+/** Every rule `hub config validate` enforces; returns all problems, never only the first. */
+export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Problem[] {
+  const { problems, add } = collector(catalog);
   const m = catalog.file.manifest;
   checkProfile(m.agent_profile, ['agent_profile'], add);
   checkProfile(m.workspace?.agent_profile, ['workspace', 'agent_profile'], add);
@@ -91,7 +121,7 @@ export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Proble
     : new Set();
   // One pass per repo id: a duplicate repo entry shares its components list, which would report each problem twice.
   for (const repo of catalog.repoById.values())
-    checkRepoComponents(catalog, repo, outside.has(repo.id) ? { ...opts, filesystem: false } : opts, add);
+    checkRepoComponents(catalog, repo, opts.filesystem && !outside.has(repo.id), add);
   checkRelationships(catalog, opts, add);
   return problems;
 }
@@ -151,57 +181,27 @@ function checkProfile(
  * not a directory, or escaping through a symlink. Undefined when it is fine or the repo is not checked out
  * (then nothing can be checked). `component init --apply` asks the same before it writes.
  */
-export function componentDirectoryProblem(
-  repo: CatalogRepo,
-  rel: string,
-): { rule: string; message: string; abs: string } | undefined {
+export function componentDirectoryProblem(repo: CatalogRepo, rel: string): DirectoryProblem | undefined {
   const realRoot = isDirectory(repo.root) ? realpathOrUndefined(repo.root) : undefined;
   if (!realRoot) return undefined;
   return directoryProblem(repo, realRoot, rel, rel);
 }
 
-function directoryProblem(
-  repo: CatalogRepo,
-  realRoot: string,
-  rel: string,
-  written: string,
-): { rule: string; message: string; abs: string } | undefined {
-  const abs = rel === '.' ? repo.root : join(repo.root, rel);
-  const real = realpathOrUndefined(abs);
-  if (!real || !existsSync(abs))
-    return {
-      rule: 'missing_directory',
-      message: `component directory '${rel}' does not exist in ${repo.id} (${abs})`,
-      abs,
-    };
-  if (!isInside(realRoot, real))
-    return {
-      rule: 'path_escapes',
-      message: `component path '${written}' escapes the root of ${repo.id} through a symlink (to ${real})`,
-      abs,
-    };
-  if (!isDirectory(real))
-    return {
-      rule: 'missing_directory',
-      message: `component path '${rel}' in ${repo.id} is not a directory`,
-      abs,
-    };
-  return undefined;
-}
-
+/** The manifest rules of one repository's components, and with `filesystem` their directories on disk. */
 function checkRepoComponents(
   catalog: Catalog,
   repo: CatalogRepo,
-  opts: ValidateOptions,
+  filesystem: boolean,
   add: (p: YPath, r: string, m: string) => void,
 ): void {
   const comps = catalog.componentsByRepo.get(repo.id) ?? [];
   const names = new Map<string, CatalogComponent>();
   const paths = new Map<string, CatalogComponent>();
-  const checkout = opts.filesystem && isDirectory(repo.root);
-  const realRoot = checkout ? realpathOrUndefined(repo.root) : undefined;
+  const realRoot = filesystem && isDirectory(repo.root) ? realpathOrUndefined(repo.root) : undefined;
+  const dirs = realRoot ? new RepoDirectories(repo, realRoot) : undefined;
   for (const c of comps) {
-    checkProfile(c.raw.agent_profile, [...c.yamlPath, 'agent_profile'], add);
+    // The path is built only for a profile: 200,000 components otherwise allocate 200,000 arrays for nothing.
+    if (c.raw.agent_profile) checkProfile(c.raw.agent_profile, [...c.yamlPath, 'agent_profile'], add);
     const first = names.get(c.name);
     if (first)
       add(
@@ -227,8 +227,8 @@ function checkRepoComponents(
         `component path '${c.raw.path}' normalizes to '${norm.path}', already used by '${samePath.name}'`,
       );
     } else paths.set(norm.path, c);
-    if (checkout && realRoot) {
-      const p = directoryProblem(repo, realRoot, norm.path, c.raw.path);
+    if (dirs) {
+      const p = dirs.problem(norm.path, c.raw.path);
       if (p) add([...c.yamlPath, 'path'], p.rule, p.message);
     }
   }
@@ -310,12 +310,4 @@ function checkRelationships(
       }
     }
   });
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -62,6 +62,7 @@ export {
   type ManifestReadOptions,
   parseManifestText,
   readManifestFile,
+  readManifestText,
   throwIssues,
   zodIssues,
 } from './manifest-file.js';

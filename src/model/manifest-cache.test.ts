@@ -18,6 +18,12 @@ const MANIFEST: Manifest = {
           { name: 'c', path: 'c' },
         ],
       },
+      // Keys after `repos` keep their place: a cached manifest shows (config show --normalized) as the parsed one.
+      {
+        name: 'q',
+        repos: [{ name: 'd', components: [{ name: 'x', path: 'x' }], path: 'd' }],
+        description: 'after',
+      },
     ],
   },
 } as Manifest;
@@ -46,9 +52,26 @@ describe('ManifestCache', () => {
     cache.set(file, statSync(file), 'h1', MANIFEST, []);
     const hit = cache.get(file, statSync(file), counting(calls, 'h1'));
     expect(hit).toBeDefined();
-    expect(JSON.parse(JSON.stringify(hit!.manifest))).toEqual(MANIFEST);
+    const project = hit!.manifest.workspace!.projects![0]!;
+    // A project's repository entries are parsed on first access, not with the header.
+    expect(Object.getOwnPropertyDescriptor(project, 'repos')?.get).toBeTypeOf('function');
+    expect(JSON.stringify(hit!.manifest)).toBe(JSON.stringify(MANIFEST));
     expect(hit!.manifest.workspace!.projects![0]!.repos[1]!.components![0]!.name).toBe('ü-lib');
     expect(Object.keys(hit!.manifest.workspace!.projects![0]!.repos[0]!)).not.toContain('$components_at');
+  });
+
+  it('reads the blobs of the file its header came from, also after another process replaced the cache file', () => {
+    const cache = new ManifestCache(join(dir, 'cache'), 'b1', later);
+    cache.set(file, statSync(file), 'h1', MANIFEST, []);
+    const hit = cache.get(file, statSync(file), () => 'h1');
+    // A newer manifest cached meanwhile (written by rename): other offsets, other content.
+    const other = structuredClone(MANIFEST);
+    other.workspace!.projects![0]!.repos.unshift({ name: 'new', path: 'n'.repeat(500), components: [] });
+    cache.set(file, statSync(file), 'h2', other, []);
+    expect(JSON.stringify(hit!.manifest)).toBe(JSON.stringify(MANIFEST));
+    expect(
+      cache.get(file, statSync(file), () => 'h2')!.manifest.workspace!.projects![0]!.repos[0]!.name,
+    ).toBe('new');
   });
 
   it('trusts an unchanged stat of a file that was old when hashed, without reading it', () => {

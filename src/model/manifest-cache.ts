@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { fnv1a64Hex, writeFileAtomicSync } from '../infra/index.js';
 import type { Manifest } from './manifest-schema.js';
 
 /** Bumped whenever the cached shape changes; the build id covers schema changes between releases. */
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 
 /**
  * A file that changed this recently when it was hashed could change again within the same timestamp tick, so
@@ -29,17 +29,21 @@ interface CacheHeader {
   legacy: unknown[];
 }
 
-type RepoEntry = NonNullable<NonNullable<Manifest['workspace']>['projects']>[number]['repos'][number];
+type ProjectEntry = NonNullable<NonNullable<Manifest['workspace']>['projects']>[number];
+type RepoEntry = ProjectEntry['repos'][number];
 /** Where a repo's components sit in the blob area: [byte offset, byte length]. */
 const BLOB = '$components_at';
+/** Where a project's repos (each with its components' BLOB) sit in the blob area. */
+const REPOS = '$repos_at';
 
 /**
  * Cache of parsed, validated manifests keyed by the file's content hash, so that reads skip YAML parsing
  * (the `yaml` package parses ~0.7 MB/s). Lives in the user cache dir, never in the workspace.
  *
- * A cache file is one line of JSON (the manifest without its components) and then the components of every
- * repository as raw JSON blobs. A read parses the line and only the blobs of the repositories it touches, so a
- * 1,000-repository manifest costs a small JSON.parse, not one of the whole file.
+ * A cache file is one line of JSON (the manifest without its projects' repositories) and then raw JSON blobs: per
+ * project its repository entries, per repository its components. A read parses the line and only the blobs of the
+ * projects and repositories it touches, so resolving a path in one repository of a 20,000-repository manifest
+ * parses one project's entries and one repository's components, not a 3 MB header.
  */
 export class ManifestCache {
   constructor(
@@ -61,22 +65,31 @@ export class ManifestCache {
     st: Stats,
     hashOf: () => string,
   ): { manifest: Manifest; legacy: unknown[] } | undefined {
-    let buf: Buffer;
+    let blobs: BlobFile;
     let header: CacheHeader;
-    let body: number;
     try {
-      buf = readFileSync(this.fileFor(manifestPath));
-      body = buf.indexOf(10) + 1;
-      if (body === 0) return undefined;
-      header = JSON.parse(buf.toString('utf8', 0, body - 1)) as CacheHeader;
+      blobs = new BlobFile(this.fileFor(manifestPath));
     } catch {
       return undefined;
     }
-    if (header.format !== CACHE_FORMAT || header.build !== this.build || header.path !== manifestPath)
+    try {
+      header = JSON.parse(blobs.header()) as CacheHeader;
+    } catch {
+      blobs.close();
       return undefined;
-    if (header.stat !== fingerprint(st) && header.hash !== hashOf()) return undefined;
-    for (const p of header.manifest.workspace?.projects ?? [])
-      for (const r of p.repos) thawFrom(r, buf, body);
+    }
+    if (
+      header.format !== CACHE_FORMAT ||
+      header.build !== this.build ||
+      header.path !== manifestPath ||
+      (header.stat !== fingerprint(st) && header.hash !== hashOf())
+    ) {
+      blobs.close();
+      return undefined;
+    }
+    const projects = header.manifest.workspace?.projects;
+    if (projects?.length) thawProjects(projects, blobs.reader());
+    else blobs.close();
     return { manifest: header.manifest, legacy: header.legacy };
   }
 
@@ -110,42 +123,148 @@ export class ManifestCache {
   }
 }
 
-/** The manifest with each repo's components replaced by a reference into the blob area. */
-function withBlobRefs(manifest: Manifest, store: (components: unknown) => [number, number]): Manifest {
+/** The manifest with each project's repos (and each repo's components) replaced by references into the blob area. */
+function withBlobRefs(manifest: Manifest, store: (value: unknown) => [number, number]): Manifest {
   const projects = manifest.workspace?.projects;
   if (!projects) return manifest;
   return {
     ...manifest,
     workspace: {
       ...manifest.workspace,
-      projects: projects.map((p) => ({
-        ...p,
-        repos: p.repos.map((r) => {
-          if (!r.components) return r;
-          const { components, ...rest } = r;
-          return { ...rest, [BLOB]: store(components) } as unknown as RepoEntry;
-        }),
-      })),
+      projects: projects.map((p) => {
+        const entries = p.repos.map((r) => (r.components ? renamed(r, 'components', BLOB, store) : r));
+        return renamed({ ...p, repos: entries }, 'repos', REPOS, store);
+      }),
     },
   };
 }
 
-/** Gives the repo its `components` back as an enumerable getter that parses the blob on first access. */
-function thawFrom(repo: RepoEntry, buf: Buffer, body: number): void {
-  const record = repo as unknown as Record<string, unknown>;
-  const at = record[BLOB] as [number, number] | undefined;
-  if (!at) return;
-  delete record[BLOB];
-  let parsed: RepoEntry['components'];
-  Object.defineProperty(repo, 'components', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      parsed ??= JSON.parse(buf.toString('utf8', body + at[0], body + at[0] + at[1]));
-      return parsed;
-    },
-    set(v: RepoEntry['components']) {
-      parsed = v;
-    },
-  });
+/** `value` with `key` replaced, in place (key order kept), by `ref` holding where its stored value sits. */
+function renamed<T extends object>(
+  value: T,
+  key: string,
+  ref: string,
+  store: (v: unknown) => [number, number],
+): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k === key ? ref : k] = k === key ? store(v) : v;
+  return out as T;
+}
+
+/** The projects with their `repos` (and the repos' `components`) as getters that parse their blob on first use. */
+function thawProjects(projects: ProjectEntry[], read: ReadBlob): void {
+  for (let i = 0; i < projects.length; i++)
+    projects[i] = thawed(projects[i]!, 'repos', REPOS, read, (repos: RepoEntry[]) =>
+      repos.map((r) => thawed(r, 'components', BLOB, read, (components) => components)),
+    );
+}
+
+/**
+ * `target` with the reference `ref` replaced, at its place in key order, by an enumerable `key` whose value is
+ * read and parsed from the blob area on first access (and may be assigned like a plain field).
+ */
+function thawed<T extends object, V>(
+  target: T,
+  key: string,
+  ref: string,
+  read: ReadBlob,
+  thaw: (value: V) => V,
+): T {
+  const record = target as Record<string, unknown>;
+  const at = record[ref] as [number, number] | undefined;
+  if (!at) return target;
+  let parsed: V | undefined;
+  let done = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    if (k !== ref) {
+      out[k] = v;
+      continue;
+    }
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        if (!done) {
+          parsed = thaw(JSON.parse(read(at[0], at[1])) as V);
+          done = true;
+        }
+        return parsed;
+      },
+      set(v: V) {
+        parsed = v;
+        done = true;
+      },
+    });
+  }
+  return out as T;
+}
+
+/** Reads `length` bytes at `offset` of the blob area, as text. */
+type ReadBlob = (offset: number, length: number) => string;
+
+/** The header line may not be longer than this (a corrupt file without a newline is not read whole). */
+const MAX_HEADER = 256 * 1_048_576;
+
+/** Closes a cache file's descriptor once nothing can read a blob from it any more. */
+const descriptors = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
+/**
+ * A cache file read by position: the header line first, then only the blobs a command touches (a resolve in one
+ * repository reads a few kilobytes of a 20 MB file). The descriptor stays open while a lazy field may still read:
+ * a writer replaces the file by rename, so the open file keeps the bytes the header describes.
+ */
+class BlobFile {
+  private readonly fd: number;
+  private body = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+  }
+
+  header(): string {
+    const chunks: Buffer[] = [];
+    let pos = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(65_536, pos), 16 * 1_048_576));
+      const n = readSync(this.fd, chunk, 0, chunk.length, pos);
+      if (n === 0) throw new Error('cache file without a header line');
+      const nl = chunk.subarray(0, n).indexOf(10);
+      if (nl !== -1) {
+        chunks.push(chunk.subarray(0, nl));
+        this.body = pos + nl + 1;
+        return Buffer.concat(chunks).toString('utf8');
+      }
+      chunks.push(chunk.subarray(0, n));
+      pos += n;
+      if (pos > MAX_HEADER) throw new Error('cache header too long');
+    }
+  }
+
+  /** The blob reader; the descriptor is closed when the reader (and every lazy field holding it) is collected. */
+  reader(): ReadBlob {
+    const { fd, body } = this;
+    const read: ReadBlob = (offset, length) => {
+      const buf = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const n = readSync(fd, buf, done, length - done, body + offset + done);
+        if (n === 0) throw new Error('cache file shorter than its header says');
+        done += n;
+      }
+      return buf.toString('utf8');
+    };
+    descriptors.register(read, fd);
+    return read;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from 'zod';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
+import { parseManifestData } from './manifest-fast-schema.js';
 import { manifestLimitIssue, manifestLimitsFor } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
 import { DEFAULT_MANIFEST_MAX_BYTES, manifestByteLimit, manifestTooLarge } from './manifest-size.js';
@@ -159,7 +160,7 @@ function readFast(
   const data = fast.value ?? {};
   if (typeof data !== 'object' || Array.isArray(data)) return undefined;
   if (manifestLimitIssue(data, undefined, manifestLimitsFor(maxBytes))) return undefined;
-  const parsed = ManifestSchema.safeParse(data);
+  const parsed = parseManifestData(data);
   if (!parsed.success) return undefined;
   const file: ManifestFile = {
     path,
@@ -189,10 +190,13 @@ function readFast(
 }
 
 /**
- * Reads and parses a manifest file (no cache). `configured` gives the configured size limit; it is asked only
- * for a file larger than the default.
+ * The manifest's text and the size limit it was read under: the default, or for a larger file the configured
+ * limit (`configured` is asked only then). Edits parse and write under the same limit as reads.
  */
-export function readManifestFile(path: string, configured?: () => number): ManifestFile {
+export function readManifestText(
+  path: string,
+  configured?: () => number,
+): { text: string; maxBytes: number } {
   let limit = DEFAULT_MANIFEST_MAX_BYTES;
   const text = readUtf8File(path, 'manifest', {
     maxBytes: (size) => {
@@ -201,5 +205,14 @@ export function readManifestFile(path: string, configured?: () => number): Manif
     },
     tooLarge: manifestTooLarge,
   });
-  return parseManifestText(text, path, { maxBytes: limit });
+  return { text, maxBytes: limit };
+}
+
+/**
+ * Reads and parses a manifest file (no cache). `configured` gives the configured size limit; it is asked only
+ * for a file larger than the default.
+ */
+export function readManifestFile(path: string, configured?: () => number): ManifestFile {
+  const { text, maxBytes } = readManifestText(path, configured);
+  return parseManifestText(text, path, { maxBytes });
 }

@@ -1,9 +1,10 @@
 import { ValidationError } from '../infra/index.js';
 import { normalizeLegacyInDocument } from './manifest-edit.js';
+import { DEFAULT_MANIFEST_MAX_BYTES } from './manifest-size.js';
 import { applyPatchOperation, type PatchFailure, patchFailure } from './patch-document.js';
 import { type PatchOperation, parsePatchPath } from './patch-operation.js';
 import { renderKeepingSource, snapshotYaml } from './yaml-save.js';
-import { parseYamlSource } from './yaml-source.js';
+import { parseYamlSource, yamlLimitsFor } from './yaml-source.js';
 
 /** A draft of the manifest: the text a save would write (comments kept), and the operations that failed. */
 export interface ManifestDraft {
@@ -16,14 +17,16 @@ export interface ManifestDraft {
  * judge the result afterwards (`config preview` reports, `config patch --save` refuses). Lines the operations did
  * not change keep their bytes; legacy spellings are renamed as on every manifest save. An operation that cannot be
  * applied (its path names no item, a list is not there) is skipped and reported when `collect`, else thrown.
+ * `maxBytes` is the manifest size limit the text was read under (the YAML budgets scale with it).
  */
 export function draftManifestText(
   text: string,
   ops: readonly PatchOperation[],
   file: string,
   collect = false,
+  maxBytes = DEFAULT_MANIFEST_MAX_BYTES,
 ): ManifestDraft {
-  const src = parseYamlSource(text, file, 'manifest');
+  const src = parseYamlSource(text, file, 'manifest', { limits: yamlLimitsFor(maxBytes) });
   const before = snapshotYaml(text, src.doc);
   const failures: PatchFailure[] = [];
   ops.forEach((op, index) => {

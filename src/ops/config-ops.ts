@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { RefusedError } from '../infra/index.js';
-import { locateManifest, readUtf8File, yaml } from '../model/index.js';
-import { checkManifest, type ManifestCheck } from './manifest-check.js';
+import { locateManifest, readManifestText, yaml } from '../model/index.js';
+import { checkManifest, configuredManifestLimit, type ManifestCheck } from './manifest-check.js';
 import { MANIFEST_EXAMPLE } from './manifest-example.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
@@ -62,7 +62,7 @@ export const configShow = defineOp({
       manifest: ws.file.manifest,
       text: input.normalized
         ? yaml().stringify(ws.file.manifest, { lineWidth: 0 })
-        : readUtf8File(ws.file.path, 'manifest'),
+        : readManifestText(ws.file.path, configuredManifestLimit(ctx)).text,
     };
   },
   cli: { command: 'config show', human: (r) => r.text },

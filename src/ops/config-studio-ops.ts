@@ -6,8 +6,9 @@ import {
   locateManifest,
   parsePatchPath,
   parseYamlSource,
-  readUtf8File,
+  readManifestText,
   type TreeNode,
+  yamlLimitsFor,
   yamlToJs,
 } from '../model/index.js';
 import {
@@ -21,6 +22,7 @@ import {
   styled,
   styleField,
 } from './config-studio.js';
+import { configuredManifestLimit } from './manifest-check.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 
 const confirmFull = z.boolean().optional().describe('Allow output for workspaces above 80 repositories.');
@@ -39,7 +41,8 @@ export const configTreeOp = defineOp({
   attributes: READ_ONLY,
   handler: (ctx, input): { file: string; path: string; repo_count: number; tree: TreeNode } => {
     const file = locateManifest(ctx.cwd, ctx.definition);
-    const src = parseYamlSource(readUtf8File(file, 'manifest'), file, 'manifest');
+    const { text, maxBytes } = readManifestText(file, configuredManifestLimit(ctx));
+    const src = parseYamlSource(text, file, 'manifest', { limits: yamlLimitsFor(maxBytes) });
     const raw = yamlToJs(src, 'manifest') ?? {};
     const at = input.path === undefined || input.path === '/' ? [] : parsePatchPath(input.path);
     const tree = configTree(raw, jsonSchemaOf('manifest'), at);
@@ -92,7 +95,7 @@ export const configPreview = defineOp({
   attributes: READ_ONLY,
   handler: (ctx, input): PreviewResult => {
     const path = locateManifest(ctx.cwd, ctx.definition);
-    const onDisk = readUtf8File(path, 'manifest');
+    const onDisk = readManifestText(path, configuredManifestLimit(ctx)).text;
     const ops = operationsOf(ctx, input);
     const d = manifestDraft(ctx, path, onDisk, ops, true);
     guardFull(d.repos, input.confirm_full, 'the manifest');
@@ -126,7 +129,7 @@ export const configPatch = defineOp({
   attributes: WRITES_IDEMPOTENT,
   handler: (ctx, input) => {
     const path = locateManifest(ctx.cwd, ctx.definition);
-    const onDisk = readUtf8File(path, 'manifest');
+    const onDisk = readManifestText(path, configuredManifestLimit(ctx)).text;
     const ops = operationsOf(ctx, input);
     // An operation that cannot apply is an error here (a preview reports it instead).
     const d = manifestDraft(ctx, path, onDisk, ops, false);

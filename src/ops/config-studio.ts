@@ -6,6 +6,7 @@ import {
   draftManifestText,
   formatPath,
   jsonSchemaOf,
+  manifestByteLimit,
   type PatchFailure,
   type PatchOperation,
   PatchOperationsSchema,
@@ -14,7 +15,7 @@ import {
 } from '../model/index.js';
 import { FULL_CONFIG_GUARD } from './config-ops.js';
 import type { OpContext } from './context.js';
-import { checkManifestFile } from './manifest-check.js';
+import { checkManifestFile, configuredManifestLimit } from './manifest-check.js';
 
 /** Config Studio's preview styles (spec: Normalized, Minimal, On disk). */
 export const PREVIEW_STYLES = ['normalized', 'minimal', 'on-disk'] as const;
@@ -148,7 +149,8 @@ export function manifestDraft(
   collect: boolean,
   filesystem = true,
 ): ManifestDraftView {
-  const draft = draftManifestText(onDisk, ops, path, collect);
+  const maxBytes = manifestByteLimit(Buffer.byteLength(onDisk), configuredManifestLimit(ctx));
+  const draft = draftManifestText(onDisk, ops, path, collect, maxBytes);
   const { check, file } = checkManifestFile(ctx, path, draft.text, filesystem);
   const existing =
     ops.length === 0

@@ -18,6 +18,11 @@ export interface ManifestCheck {
  * filesystem rules of checked-out repos, reserved project names. `init` asks the same question before it calls
  * a manifest valid, so the two never disagree.
  */
+/** The configured manifest size limit, read only when a manifest is larger than the default. */
+export function configuredManifestLimit(ctx: OpContext): () => number {
+  return () => ctx.appConfig().config.workspace.manifest_max_bytes;
+}
+
 export function checkManifest(ctx: OpContext, path: string): ManifestCheck {
   return checkManifestFile(ctx, path).check;
 }
@@ -35,7 +40,7 @@ export function checkManifestFile(
   const empty = { projects: 0, repos: 0, components: 0, relationships: 0 };
   let file: ManifestFile;
   try {
-    const configured = () => ctx.appConfig().config.workspace.manifest_max_bytes;
+    const configured = configuredManifestLimit(ctx);
     file =
       text === undefined
         ? readManifestFile(path, configured)

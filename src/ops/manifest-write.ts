@@ -1,7 +1,8 @@
 import { ValidationError, writeFileAtomicSync } from '../infra/index.js';
-import { type PatchOperation, readUtf8File } from '../model/index.js';
+import { type PatchOperation, readManifestText } from '../model/index.js';
 import { manifestDraft } from './config-studio.js';
 import type { OpContext } from './context.js';
+import { configuredManifestLimit } from './manifest-check.js';
 
 /**
  * Writes patch operations planned by an operation (derived sets, catalog add) through the same draft as
@@ -15,7 +16,7 @@ export function writeManifestOperations(
 ): void {
   if (operations.length === 0) return;
   const path = ctx.workspace().file.path;
-  const onDisk = readUtf8File(path, 'manifest');
+  const onDisk = readManifestText(path, configuredManifestLimit(ctx)).text;
   const d = manifestDraft(ctx, path, onDisk, operations, false, filesystem);
   const blocking = d.errors.filter((e) => e.new !== false);
   if (blocking.length > 0) {

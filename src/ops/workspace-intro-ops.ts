@@ -18,6 +18,7 @@ import {
 } from '../workspace/index.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
+import { manifestProblemsOf } from './manifest-problems-memo.js';
 import { defineOp, READ_ONLY } from './registry.js';
 import { reservedProjectNames } from './reserved-names.js';
 import { checkScope, readableRepos, scopeFields } from './scope.js';
@@ -54,12 +55,13 @@ export const workspaceSummary = defineOp({
       throw err;
     }
     const checkouts = ctx.checkouts();
+    const reservedNames = reservedNamesOf(ctx);
+    const externalRepo = indexedNames(ctx.root()).has;
     const health = await workspaceHealth(ws.catalog, {
       repos: ws.catalog.repos,
       git: false,
-      reservedNames: reservedNamesOf(ctx),
       checkouts,
-      externalRepo: indexedNames(ctx.root()).has,
+      manifestProblems: () => manifestProblemsOf(ws.catalog, reservedNames, externalRepo),
     });
     return readinessSummary(ws.catalog, health, checkouts);
   },
@@ -98,14 +100,15 @@ export const workspaceHealthOp = defineOp({
   handler: (ctx, input): Promise<HealthReport> => {
     const { catalog } = ctx.workspace();
     checkScope(catalog, input.project, input.repo);
+    const reservedNames = reservedNamesOf(ctx);
+    const externalRepo = indexedNames(ctx.root()).has;
     return workspaceHealth(catalog, {
       repos: catalog.reposMatching(input.project, input.repo),
       git: input.git,
       limit: input.limit,
       manifestRules: !input.project && !input.repo,
-      reservedNames: reservedNamesOf(ctx),
       checkouts: ctx.checkouts(),
-      externalRepo: indexedNames(ctx.root()).has,
+      manifestProblems: () => manifestProblemsOf(catalog, reservedNames, externalRepo),
     });
   },
   cli: {

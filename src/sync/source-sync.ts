@@ -156,7 +156,7 @@ export async function syncSources(file: ManifestFile, opts: SourceSyncOptions): 
   }
   result.ok = result.errors.length === 0;
   if (opts.apply) {
-    applySourceEdits(file.path, file.manifest, edits);
+    applySourceEdits(file.path, file.manifest, edits, file.maxBytes);
     result.applied = true;
   }
   return result;

@@ -5,8 +5,10 @@ import {
   type CatalogRepo,
   type Checkouts,
   checkoutsOf,
+  type Problem,
   REPO_OUTSIDE_RULE,
   validateCatalog,
+  validateFilesystem,
 } from '../catalog/index.js';
 import { mapLimit } from '../infra/index.js';
 import { repoGitState } from './git-state.js';
@@ -50,6 +52,11 @@ export interface HealthOptions {
   checkouts?: Checkouts;
   /** Relationship endpoints naming an indexed repository (`<organization>`, `<name>`): as `config validate`. */
   externalRepo?: (organization: string, name: string) => boolean;
+  /**
+   * The manifest-only problems, when the caller holds them for this loaded manifest (a server's memo); then only
+   * the filesystem rules run here, on every call.
+   */
+  manifestProblems?: () => Problem[];
 }
 
 export const HEALTH_FINDINGS_LIMIT = 200;
@@ -133,12 +140,15 @@ export async function workspaceHealth(catalog: Catalog, opts: HealthOptions): Pr
   const findings: HealthFinding[] = [];
   const checkouts = opts.checkouts ?? checkoutsOf(catalog);
   if (opts.manifestRules !== false) {
-    for (const p of validateCatalog(catalog, {
-      filesystem: true,
-      reservedNames: opts.reservedNames,
-      checkouts,
-      externalRepo: opts.externalRepo,
-    })) {
+    const problems = opts.manifestProblems
+      ? [...opts.manifestProblems(), ...validateFilesystem(catalog, { checkouts })]
+      : validateCatalog(catalog, {
+          filesystem: true,
+          reservedNames: opts.reservedNames,
+          checkouts,
+          externalRepo: opts.externalRepo,
+        });
+    for (const p of problems) {
       // Reported per repository below, as critical.
       if (p.rule === REPO_OUTSIDE_RULE) continue;
       findings.push({
