@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Start-up cost of `hub component resolve` on a 1,000-repo workspace, against bare `node -e 0`; also the same
 // command with a `hub daemon` running (the client then pays Node's start and one socket round trip).
-// Usage: npm run build && node bench/resolve-cold-start.mjs [--repos 1000] [--runs 30]
+// Usage: npm run build && node bench/resolve-cold-start.mjs [--repos 1000] [--runs 30] [--quick]
+// Quick mode (--quick): 30 repositories, one run.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBenchDaemon } from './lib/daemon.mjs';
@@ -10,6 +11,7 @@ import {
   createTempDir,
   hubCase,
   progress,
+  QUICK,
   round,
   runBench,
   timeInterleaved,
@@ -17,7 +19,11 @@ import {
 } from './lib/measure.mjs';
 
 const { values } = parseArgs({
-  options: { repos: { type: 'string', default: '1000' }, runs: { type: 'string', default: '30' } },
+  options: {
+    repos: { type: 'string', default: QUICK ? '30' : '1000' },
+    runs: { type: 'string', default: QUICK ? '1' : '30' },
+    quick: { type: 'boolean' },
+  },
 });
 const REPOS = Number(values.repos);
 const RUNS = Number(values.runs);

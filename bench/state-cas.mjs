@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compare-and-swap updates per second through the local state backend with 1, 2 and 8 concurrent processes,
 // against the raw cost of an fsync'd atomic file replace on the same disk.
-// Usage: node bench/state-cas.mjs [--updates 200] [--raw 400]
+// Usage: node bench/state-cas.mjs [--updates 200] [--raw 400] [--quick]
+// Quick mode (--quick): 10 updates per process, 20 raw writes.
 // (stdout: exactly one JSON object; progress on stderr). src/state is bundled with esbuild into a temp file.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, ROOT } from './lib/measure.mjs';
+import { createTempDir, median, progress, QUICK, ROOT } from './lib/measure.mjs';
 
 const DOC = 'bench.counter';
 const SELF = fileURLToPath(import.meta.url);
@@ -101,7 +102,11 @@ async function runContended(bundle, dir, processes, perProcess) {
 
 async function main() {
   const { values } = parseArgs({
-    options: { updates: { type: 'string', default: '200' }, raw: { type: 'string', default: '400' } },
+    options: {
+      updates: { type: 'string', default: QUICK ? '10' : '200' },
+      raw: { type: 'string', default: QUICK ? '20' : '400' },
+      quick: { type: 'boolean' },
+    },
   });
   const perProcess = Number(values.updates);
   const rawOps = Number(values.raw);

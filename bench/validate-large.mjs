@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `hub config validate` on a 5,000-repo workspace (component directories on disk), against parsing the same
 // YAML alone in a fresh node process.
-// Usage: npm run build && node bench/validate-large.mjs [--repos 5000] [--components 6] [--runs 5]
+// Usage: npm run build && node bench/validate-large.mjs [--repos 5000] [--components 6] [--runs 5] [--quick]
+// Quick mode (--quick): 40 repositories, one run.
 // Ten components per repo, as the issue asks (5,000 repos is ~1.25M YAML tokens, under YAML_LIMITS.maxTokens).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import {
   createTempDir,
   hubCase,
   progress,
+  QUICK,
   ROOT,
   round,
   runBench,
@@ -20,9 +22,10 @@ import {
 
 const { values } = parseArgs({
   options: {
-    repos: { type: 'string', default: '5000' },
+    repos: { type: 'string', default: QUICK ? '40' : '5000' },
     components: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '5' },
+    runs: { type: 'string', default: QUICK ? '1' : '5' },
+    quick: { type: 'boolean' },
   },
 });
 const REPOS = Number(values.repos);

@@ -13,12 +13,7 @@ const BENCH = join(ROOT, 'bench');
 export const SHARDS = 4;
 
 /** Benches of other branches that get their quick mode there; the lead empties this set at merge. */
-export const AWAITING_QUICK_MODE = new Set([
-  'validate-large',
-  'resolve-cold-start',
-  'manifest-limits',
-  'state-cas',
-]);
+export const AWAITING_QUICK_MODE = new Set<string>([]);
 
 /** Scripts in bench/ that are not benchmarks (no timing, no {bench} object): tested on their own. */
 export const NOT_BENCHES = new Set(['generate-workspace']);
