@@ -195,16 +195,8 @@ async function main({ cleanup }) {
     children.push(srv.child);
     const http = mod.createHttpStore({ url: srv.match[1], timeoutMs: 30_000 });
     const local = mod.createLocalStore({ dir: join(dir, 'direct', '.hub') });
-    // The first request after the other side's round may reuse a keep-alive socket the server is closing (idle past
-    // its 5 s keep-alive): the http store does not retry that (UND_ERR_SOCKET), so the bench reads once more.
-    const firstRead = (s, name) =>
-      s.read(name).catch((err) => {
-        if (!/UND_ERR_SOCKET|ECONNRESET/.test(String(err?.message))) throw err;
-        progress(`http: retried a first read after ${err.message}`);
-        return s.read(name);
-      });
     const chain = (s, name) => async () => {
-      let etag = (await firstRead(s, name)).etag ?? '""';
+      let etag = (await s.read(name)).etag ?? '""';
       return rate(ops, async (i) => {
         etag = await s.write(name, value(i), etag);
       });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { literalBounds, mayMatch, mayOverlap } from './claims-prefilter.js';
-import { checkGlob, GLOB_PICOMATCH_OPTIONS, globsOverlap } from './glob/index.js';
+import { checkGlob, GLOB_PICOMATCH_OPTIONS, globMatches, globsOverlap } from './glob/index.js';
 
 // The prefilter may only ever say "cannot": a pattern never matches a path it rules out, and two patterns it
 // rules out never overlap. Held here against picomatch itself and against the glob engine's exact overlap.
@@ -30,6 +30,8 @@ const ATOMS = [
   '?(b)',
   '!(a)',
   '[[:alpha:]]',
+  // A repeated extglob picomatch gives up on (read as literal text), which also unescapes the dots around it.
+  '*(a|aa)',
 ];
 const PATH_CHARS = ['a', 'b', 'x', '~', '.', '/'];
 const BOUND = 5;
@@ -66,6 +68,28 @@ describe('literal bounds', () => {
     expect(literalBounds('a(b)/**').head).toBe('a');
     // picomatch leaves '.' unescaped beside a POSIX class: x.y/[[:digit:]] matches x/y/1.
     expect(literalBounds('x.y/[[:digit:]]')).toEqual({ head: 'x', tail: '' });
+  });
+
+  it('keeps the paths picomatch matches where it leaves a dot unescaped (found by the property test)', () => {
+    // picomatch rebuilds its output from raw tokens after a run of three or more stars, a repeated extglob it
+    // gives up on, or a POSIX class, and every '.' in plain text then matches any character.
+    for (const [p, path] of [
+      ['****a.', 'aa'],
+      ['***a.', 'aa'],
+      ['a./***', 'aa/a'],
+      ['a.+(a|)b', 'aa+(a|)b'],
+      ['x.y/[[:digit:]]', 'x/y/1'],
+    ] as const) {
+      expect({ p, path, picomatch: picomatch(p, GLOB_PICOMATCH_OPTIONS)(path) }).toMatchObject({
+        picomatch: true,
+      });
+      expect({ p, path, engine: globMatches(p, path) }).toMatchObject({ engine: true });
+      expect({ p, path, may: mayMatch(literalBounds(p), path) }).toMatchObject({ may: true });
+    }
+    expect(mayOverlap(literalBounds('****a.'), literalBounds('aa'))).toBe(true);
+    // Where picomatch escapes the dot, it stays part of the literal bounds.
+    expect(literalBounds('**a.')).toEqual({ head: '', tail: 'a.' });
+    expect(literalBounds('a.b/**')).toEqual({ head: 'a.b', tail: '' });
   });
 
   it('rules out patterns in different folders and with different extensions, never ones that meet', () => {

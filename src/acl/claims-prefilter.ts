@@ -11,6 +11,9 @@
  * claims-prefilter.test.ts holds this against the glob engine itself.
  */
 
+import picomatch from 'picomatch';
+import { GLOB_PICOMATCH_OPTIONS } from './glob/index.js';
+
 export interface LiteralBounds {
   /** Every matching real path starts with it. */
   head: string;
@@ -20,8 +23,8 @@ export interface LiteralBounds {
 
 /**
  * Characters that are never glob syntax in picomatch (letters, digits, `_`, `.`, `-`, `~`, `/`); anything else
- * ends the literal part, which only makes the prefilter weaker, never wrong. `.` is plain only in a pattern
- * without a POSIX class: picomatch leaves `.` unescaped in the regex of one (`x.y/[[:digit:]]` matches `x/y/1`).
+ * ends the literal part, which only makes the prefilter weaker, never wrong. `.` is plain only when picomatch
+ * escapes it: see dotIsPlain.
  */
 const isPlain = (code: number, dotPlain: boolean): boolean =>
   (code >= 0x61 && code <= 0x7a) || // a-z
@@ -33,6 +36,25 @@ const isPlain = (code: number, dotPlain: boolean): boolean =>
   code === 0x7e || // ~
   code === 0x2f; // /
 
+/**
+ * Claims mean what picomatch matches (globMatches is held equal to it), quirks included. When picomatch had to
+ * rebuild its output from the raw tokens (`state.backtrack`: after a run of three or more stars, a repeated
+ * extglob it reads as literal text, a POSIX class), a `.` in plain text is left unescaped and matches any
+ * character: `****a.` matches `aa`, `x.y/[[:digit:]]` matches `x/y/1`. picomatch's own parse says when; a
+ * hand-kept list of the triggers missed the star runs. Parsing costs microseconds, the automaton a millisecond.
+ */
+function dotIsPlain(pattern: string): boolean {
+  if (!pattern.includes('.')) return true;
+  try {
+    const re = picomatch.makeRe(pattern, GLOB_PICOMATCH_OPTIONS, false, true) as RegExp & {
+      state?: { backtrack?: boolean };
+    };
+    return re.state?.backtrack !== true;
+  } catch {
+    return false; // not a pattern picomatch compiles (refused elsewhere): no dot counts as plain
+  }
+}
+
 const cache = new Map<string, LiteralBounds>();
 const CACHE_MAX = 100_000;
 
@@ -40,7 +62,7 @@ const CACHE_MAX = 100_000;
 export function literalBounds(pattern: string): LiteralBounds {
   const hit = cache.get(pattern);
   if (hit) return hit;
-  const dotPlain = !pattern.includes('[:');
+  const dotPlain = dotIsPlain(pattern);
   let i = 0;
   while (i < pattern.length && isPlain(pattern.charCodeAt(i), dotPlain)) i++;
   let bounds: LiteralBounds;

@@ -38,6 +38,20 @@ const CLASSES: Partial<
   unauthorized: UnauthorizedError,
 };
 
+/**
+ * Failures that mean the connection closed under the request before any answer (undici's "other side closed",
+ * a reset, a write to a closed socket), as when the server's keep-alive timeout ends as a kept-alive connection
+ * is reused. Connection refused or a DNS failure are not among them: no request went out, and no retry helps.
+ */
+const CLOSED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * Methods retried once after CLOSED_CONNECTION. GET reads. PUT replaces a whole document under If-Match: if the
+ * first try was applied after all, the repeat answers 412 (the ETag moved), never a second write. POST (append,
+ * operation routes) is not idempotent, so it is not retried (RFC 9110 section 9.2.2).
+ */
+const REPLAYABLE = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
 /** Checks `state.url` and returns it parsed; the scheme rule's message is the spec's exact text. */
 export function parseStateUrl(url: string | undefined): URL {
   if (!url)
@@ -97,25 +111,44 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (auth) h.authorization = auth;
     if (body !== undefined) h['content-type'] = 'application/json';
+    const init: RequestInit = {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      // One deadline for the request, its retry included: `state.timeout_ms` bounds the whole call.
+      signal: AbortSignal.timeout(timeoutMs),
+    };
     let res: Response;
-    try {
-      res = await doFetch(url, {
-        method,
-        headers: h,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      const e = err as Error & { cause?: { code?: string; message?: string } };
-      const why =
-        e.name === 'TimeoutError'
-          ? `timed out after ${timeoutMs} ms`
-          : (e.cause?.code ?? e.cause?.message ?? e.message);
-      throw new HubError('internal', `remote state ${method} ${url} failed: ${why}`, {
-        url,
-        method,
-        rule: e.name === 'TimeoutError' ? 'timeout' : 'unreachable',
-      });
+    let retried = false;
+    for (;;) {
+      try {
+        res = await doFetch(url, init);
+        break;
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string; message?: string } };
+        const closed = e.name !== 'TimeoutError' && CLOSED_CONNECTION.has(e.cause?.code ?? '');
+        // A kept-alive connection the server closed as this request went out: undici took it from its pool
+        // and the request failed before any answer. The retry gets a fresh connection (the closed one has left
+        // the pool). Only methods whose repeat is harmless: see docs/decisions.md, http state client keep-alive.
+        if (closed && !retried && REPLAYABLE.has(method)) {
+          retried = true;
+          continue;
+        }
+        const why =
+          e.name === 'TimeoutError'
+            ? `timed out after ${timeoutMs} ms`
+            : (e.cause?.code ?? e.cause?.message ?? e.message);
+        const note = !closed
+          ? ''
+          : retried
+            ? ' (the connection closed before any answer, again on a fresh connection)'
+            : ` (the connection closed before any answer; a ${method} is not retried, since the server may have applied it: check, then repeat the operation)`;
+        throw new HubError('internal', `remote state ${method} ${url} failed: ${why}${note}`, {
+          url,
+          method,
+          rule: e.name === 'TimeoutError' ? 'timeout' : closed ? 'connection_closed' : 'unreachable',
+        });
+      }
     }
     const text = await res.text();
     let json: unknown;
