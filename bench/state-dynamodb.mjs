@@ -16,6 +16,7 @@ const CREDENTIALS = { accessKeyId: 'bench', secretAccessKey: 'bench-secret' };
 const REGION = 'us-east-1';
 
 if (process.argv[2] === '--dynalite') await serveDynalite();
+else if (process.argv[2] === '--bare-http') await serveBareHttp(process.argv[3], process.argv[4]);
 else await runBench('state-dynamodb', main);
 
 /** The dynalite child: listens on a loopback port, prints it, serves until stdin closes. */
@@ -26,6 +27,72 @@ async function serveDynalite() {
   process.stdout.write(`${server.address().port}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
+}
+
+/**
+ * The floor of any HTTP hop: a bare node:http server (no fastify, no hub checks) in its own process, writing
+ * through the same local store. PUT /<name> with If-Match; answers the new ETag. Serves until stdin closes.
+ */
+async function serveBareHttp(bundle, dir) {
+  const { createServer } = await import('node:http');
+  const mod = await import(pathToFileURL(bundle).href);
+  const store = mod.createLocalStore({ dir });
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    try {
+      const etag = await store.write(
+        decodeURIComponent(req.url.slice(1)),
+        JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        req.headers['if-match'],
+      );
+      res.writeHead(200, { etag, 'content-type': 'application/json' }).end('{"ok":true}');
+    } catch (err) {
+      res.writeHead(412).end(JSON.stringify({ error: String(err) }));
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  process.stdout.write(`${server.address().port}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}
+
+/** A keep-alive node:http client of serveBareHttp, with the store's write signature. */
+async function bareHttpClient(port) {
+  const http = await import('node:http');
+  const agent = new http.Agent({ keepAlive: true });
+  return {
+    write: (name, value, ifMatch) =>
+      new Promise((resolve, reject) => {
+        const body = JSON.stringify(value);
+        const req = http.request(
+          {
+            agent,
+            host: '127.0.0.1',
+            port,
+            method: 'PUT',
+            path: `/${encodeURIComponent(name)}`,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+              'if-match': ifMatch,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 200
+                ? resolve(res.headers.etag)
+                : reject(new Error(`HTTP ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      }),
+    read: async () => ({ etag: undefined }),
+    close: () => agent.destroy(),
+  };
 }
 
 /** A child process that prints one line once ready; returns the line and the child. */
@@ -208,6 +275,39 @@ async function main({ cleanup }) {
       (r) => chain(local, `bench/l${r}`)(),
     );
 
+    // The same writes through a bare node:http server and client (both in their own process, as hub's are).
+    mkdirSync(join(dir, 'bare'));
+    const bareSrv = await startChild(
+      [SELF, '--bare-http', join(dir, 'state.mjs'), join(dir, 'bare', '.hub')],
+      {},
+      /^(\d+)$/,
+    );
+    children.push(bareSrv.child);
+    const bare = await bareHttpClient(Number(bareSrv.match[1]));
+    progress('http: bare node:http floor');
+    const [bareOps, localOps2] = await interleaved(
+      rounds,
+      (r) => chain(bare, `bench/b${r}`)(),
+      (r) => chain(local, `bench/m${r}`)(),
+    );
+    bare.close();
+
+    // A server has many clients: CLIENTS writers at once, each its own document, against as many in process.
+    const CLIENTS = 8;
+    const concurrent = (s, tag) => async (r) => {
+      const per = Math.ceil(ops / CLIENTS);
+      const t0 = process.hrtime.bigint();
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async (_, c) => {
+          let etag = (await s.read(`bench/${tag}${r}c${c}`)).etag ?? '""';
+          for (let i = 0; i < per; i++) etag = await s.write(`bench/${tag}${r}c${c}`, value(i), etag);
+        }),
+      );
+      return (per * CLIENTS) / (Number(process.hrtime.bigint() - t0) / 1e9);
+    };
+    progress(`http: ${CLIENTS} concurrent clients`);
+    const [httpConc, localConc] = await interleaved(rounds, concurrent(http, 'hc'), concurrent(local, 'lc'));
+
     const r3 = (x) => Number(x.toFixed(3));
     return {
       ops_per_round: ops,
@@ -221,6 +321,13 @@ async function main({ cleanup }) {
       http_write_ops: Math.round(httpOps),
       local_write_ops: Math.round(localOps),
       ratio_http: r3(httpOps / localOps),
+      bare_http_write_ops: Math.round(bareOps),
+      ratio_bare_http: r3(bareOps / localOps2),
+      ratio_http_to_bare: r3(httpOps / bareOps),
+      concurrent_clients: CLIENTS,
+      http_concurrent_write_ops: Math.round(httpConc),
+      local_concurrent_write_ops: Math.round(localConc),
+      ratio_http_concurrent: r3(httpConc / localConc),
       quick: QUICK,
       node: process.version,
     };
