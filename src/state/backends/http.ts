@@ -17,6 +17,7 @@ import {
   sharedDocument,
 } from '../remote-routes.js';
 import { assertDocument, type DocumentStore, type RouteAnswer, type Versioned } from '../store.js';
+import { fetchTransport, nodeTransport } from './http-transport.js';
 
 export interface HttpStoreOptions {
   /** Base URL of the hub server (`state.url`); a path prefix is kept (`https://host/hub` -> `/hub/v3/...`). */
@@ -25,7 +26,7 @@ export interface HttpStoreOptions {
   token?: string;
   /** Timeout of one request (`state.timeout_ms`). */
   timeoutMs?: number;
-  /** The fetch to use (tests may pass one bound to a dispatcher); default the global fetch. */
+  /** A fetch to use instead of the default node:http(s) keep-alive transport (e.g. one bound to a dispatcher). */
   fetch?: typeof fetch;
 }
 
@@ -89,7 +90,7 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
   const prefix = base.pathname.replace(/\/+$/, '');
   const origin = `${base.protocol}//${base.host}`;
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  const doFetch = opts.fetch ?? fetch;
+  const send = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport();
   const auth = opts.token ? `Bearer ${opts.token}` : undefined;
 
   const readPath = (name: string): string => {
@@ -111,23 +112,21 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
     const h: Record<string, string> = { accept: 'application/json', ...headers };
     if (auth) h.authorization = auth;
     if (body !== undefined) h['content-type'] = 'application/json';
-    const init: RequestInit = {
-      method,
-      headers: h,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      // One deadline for the request, its retry included: `state.timeout_ms` bounds the whole call.
-      signal: AbortSignal.timeout(timeoutMs),
-    };
-    let res: Response;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    // One deadline for the request, its retry included: `state.timeout_ms` bounds the whole call.
+    const deadline = Date.now() + timeoutMs;
+    let res: { status: number; etag: string | undefined; text: string };
     let retried = false;
     for (;;) {
       try {
-        res = await doFetch(url, init);
+        res = await send(method, url, h, payload, Math.max(1, deadline - Date.now()));
         break;
       } catch (err) {
-        const e = err as Error & { cause?: { code?: string; message?: string } };
-        const closed = e.name !== 'TimeoutError' && CLOSED_CONNECTION.has(e.cause?.code ?? '');
-        // A kept-alive connection the server closed as this request went out: undici took it from its pool
+        const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
+        // undici's fetch puts the socket's code under `cause`; node:http puts it on the error itself.
+        const code = e.cause?.code ?? e.code;
+        const closed = e.name !== 'TimeoutError' && CLOSED_CONNECTION.has(code ?? '');
+        // A kept-alive connection the server closed as this request went out: the agent took it from its pool
         // and the request failed before any answer. The retry gets a fresh connection (the closed one has left
         // the pool). Only methods whose repeat is harmless: see docs/decisions.md, http state client keep-alive.
         if (closed && !retried && REPLAYABLE.has(method)) {
@@ -137,7 +136,7 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
         const why =
           e.name === 'TimeoutError'
             ? `timed out after ${timeoutMs} ms`
-            : (e.cause?.code ?? e.cause?.message ?? e.message);
+            : (code ?? e.cause?.message ?? e.message);
         const note = !closed
           ? ''
           : retried
@@ -150,7 +149,7 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
         });
       }
     }
-    const text = await res.text();
+    const text = res.text;
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
@@ -158,7 +157,7 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
       json = undefined;
     }
     if (res.status >= 400) throw remoteError(method, url, res.status, json);
-    return { status: res.status, etag: res.headers.get('etag') ?? undefined, json };
+    return { status: res.status, etag: res.etag, json };
   }
 
   return {
