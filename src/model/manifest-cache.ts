@@ -82,7 +82,8 @@ function checkoutOf(project: ProjectEntry, repo: RepoEntry): CachedCheckout {
  * A cache file is one line of JSON (the manifest without its projects' repositories) and then raw JSON blobs: per
  * project its repository entries, per repository its components. A read parses the line and only the blobs of the
  * projects and repositories it touches, so resolving a path in one repository of a 20,000-repository manifest
- * parses one project's entries and one repository's components, not a 3 MB header.
+ * parses one project's entries and one repository's components, not a 3 MB header. The line also lists each
+ * project's checkout directories, so a path finds its project without parsing the others' entries.
  */
 export class ManifestCache {
   constructor(
