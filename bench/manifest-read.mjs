@@ -2,9 +2,10 @@
 // The first command after a manifest edit, at 1,000 / 5,000 / 20,000 repositories of 10 components: a cold read
 // (`component resolve` with the manifest cache off) against js-yaml's plain parse of the same file in a fresh node
 // process, `config validate` (component directories on disk), and a warm `component resolve` (cache filled)
-// against `node -e 0`. Every hub command reports its peak RSS, so memory growth against the manifest shows. Then
-// `GET /v2/workspace/summary` on a real `hub web serve`: the first request (loads and judges the manifest) and the
-// median of the next ones (manifest rules memoized per loaded manifest, filesystem rules run on each).
+// against `node -e 0`, both scoped (--project/--repo) and by the file's absolute path alone. Every hub command
+// reports its peak RSS, so memory growth against the manifest shows. Then `GET /v2/workspace/summary` on a real
+// `hub web serve`: the first request (loads and judges the manifest) and the median of the next ones (manifest
+// rules memoized per loaded manifest, filesystem rules run on each).
 // Usage: npm run build && node bench/manifest-read.mjs [--sizes 1000,5000,20000] [--runs 3] [--quick]
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +71,7 @@ await runBench('manifest-read', async ({ cleanup }) => {
     const env = { HUB_MANIFEST_MAX_BYTES: LIMIT, HUB_DAEMON: 'off', HUB_CONFIG_DIR: cache };
     const resolveArgs = ['-c', ws.manifestPath, 'component', 'resolve', FILE];
     resolveArgs.push('--project', ws.sample.project, '--repo', ws.sample.repo, '--json');
+    const samplePath = join(dir, 'ws', ws.sample.project, ws.sample.repo, FILE);
     const cases = {
       node: { command: process.execPath, args: ['-e', '0'] },
       jsyaml: {
@@ -78,6 +80,11 @@ await runBench('manifest-read', async ({ cleanup }) => {
       },
       cold: hubCase(resolveArgs, { ...env, HUB_CACHE_DIR: 'off' }),
       warm: hubCase(resolveArgs, { ...env, HUB_CACHE_DIR: cache }),
+      // The same file by its path alone: the owning repository is found among every project's checkouts.
+      warm_path: hubCase(['-c', ws.manifestPath, 'component', 'resolve', samplePath, '--json'], {
+        ...env,
+        HUB_CACHE_DIR: cache,
+      }),
       validate: hubCase(['-c', ws.manifestPath, 'config', 'validate', '--json'], {
         ...env,
         HUB_CACHE_DIR: 'off',
@@ -96,6 +103,11 @@ await runBench('manifest-read', async ({ cleanup }) => {
     if (Number(timeSpawn(cases.jsyaml.command, cases.jsyaml.args).stdout) !== ws.projects)
       throw new Error('the js-yaml baseline did not parse every project');
     timeSpawn(cases.warm.command, cases.warm.args, cases.warm); // fills the cache
+    const byPath = JSON.parse(
+      timeSpawn(cases.warm_path.command, cases.warm_path.args, cases.warm_path).stdout,
+    );
+    if (byPath.id !== expected)
+      throw new Error(`path-only resolve answered ${JSON.stringify(byPath)}; expected ${expected}`);
     const t = timeInterleaved(cases, { runs: RUNS, warmup: QUICK ? 0 : 1, label: `${repos} repos` });
     const rss = (c) =>
       median([0, 1, 2].slice(0, QUICK ? 1 : 2).map(() => timeSpawnRss(c.command, c.args, c).peak_rss_mb));
@@ -110,11 +122,14 @@ await runBench('manifest-read', async ({ cleanup }) => {
       validate_ms: t.validate.median_ms,
       warm_resolve_ms: t.warm.median_ms,
       ratio_warm: round(t.warm.median_ms / t.node.median_ms, 2),
+      warm_resolve_path_only_ms: t.warm_path.median_ms,
+      warm_resolve_path_only: round(t.warm_path.median_ms / t.node.median_ms, 2),
       peak_rss_mb: {
         js_yaml_parse: rss(cases.jsyaml),
         cold_read: rss(cases.cold),
         validate: rss(cases.validate),
         warm_resolve: rss(cases.warm),
+        warm_resolve_path_only: rss(cases.warm_path),
       },
     };
     Object.assign(row, await summaryTimes(join(dir, 'ws'), env, ws.repos));

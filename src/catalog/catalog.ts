@@ -1,6 +1,13 @@
 import { isAbsolute, resolve } from 'node:path';
 import { normalizeRelPath } from '../infra/index.js';
-import type { Component, ManifestFile, Repo, Tags } from '../model/index.js';
+import {
+  type CachedCheckout,
+  type Component,
+  cachedCheckouts,
+  type ManifestFile,
+  type Repo,
+  type Tags,
+} from '../model/index.js';
 
 /** A repository as the catalog sees it. */
 export interface CatalogRepo {
@@ -270,16 +277,90 @@ export class Catalog {
     return among.filter((r) => (!project || r.project === project) && (!repo || r.name === repo));
   }
 
-  /** The repo whose checkout directory most specifically contains `abs`. */
-  repoContaining(abs: string, among: readonly CatalogRepo[] = this.repos): CatalogRepo | undefined {
-    let best: CatalogRepo | undefined;
-    for (const r of among) {
-      if (abs === r.root || abs.startsWith(r.root.endsWith('/') ? r.root : `${r.root}/`)) {
-        if (!best || r.root.length > best.root.length) best = r;
+  /** Every repository's count, without indexing projects whose checkouts came from the manifest cache. */
+  get repoCount(): number {
+    if (this.ordered) return this.ordered.repos.length;
+    let n = this.appRepo ? 1 : 0;
+    for (let pi = 0; pi < this.projects.length; pi++) {
+      const p = this.projects[pi]!;
+      n += this.indexedProjects.get(pi)?.length ?? cachedCheckouts(p)?.length ?? this.projectRepos(pi).length;
+    }
+    return n;
+  }
+
+  /**
+   * The repo whose checkout directory most specifically contains `abs` (the first declared among equals).
+   * Without `among`, a project read from the manifest cache is indexed only when one of its stored checkouts
+   * contains `abs`: a path in one repository of 20,000 parses one project's entries.
+   */
+  repoContaining(abs: string, among?: readonly CatalogRepo[]): CatalogRepo | undefined {
+    return deepestContaining(abs, among ?? this.reposThatMayContain(abs));
+  }
+
+  /**
+   * In declared order, the repos among which the deepest checkout holding `abs` is found: every indexed project's
+   * and, of the projects known only by their cached checkouts, the first whose checkout holding `abs` is deepest
+   * (the others lose to it on depth or, being declared later, on order).
+   */
+  private reposThatMayContain(abs: string): CatalogRepo[] {
+    if (this.ordered) return this.ordered.repos;
+    const base = resolve(this.file.root);
+    const prefix = base.endsWith('/') ? base : `${base}/`;
+    // `abs` relative to the manifest's directory, or undefined when outside it (no plain checkout holds it then).
+    const rel = abs.startsWith(prefix) ? abs.slice(prefix.length) : undefined;
+    let pick = -1;
+    let pickDepth = -1;
+    for (let pi = 0; pi < this.projects.length; pi++) {
+      const checkouts = this.indexedProjects.has(pi) ? undefined : cachedCheckouts(this.projects[pi]!);
+      if (!checkouts) continue;
+      for (const c of checkouts) {
+        const depth = holdingDepth(c, base, prefix, rel, abs);
+        if (depth > pickDepth) {
+          pick = pi;
+          pickDepth = depth;
+        }
       }
     }
-    return best;
+    const out: CatalogRepo[] = [];
+    for (let pi = 0; pi < this.projects.length; pi++) {
+      if (pi !== pick && !this.indexedProjects.has(pi) && cachedCheckouts(this.projects[pi]!)) continue;
+      for (const r of this.projectRepos(pi)) out.push(r);
+    }
+    if (this.appRepo) out.push(this.appRepo);
+    return out;
   }
+}
+
+/**
+ * The length of the checkout directory `c` (see CachedCheckout) when it is or contains `abs`, else -1; `rel` is
+ * `abs` below `base` (`prefix` is `base` with a trailing slash).
+ */
+function holdingDepth(
+  c: CachedCheckout,
+  base: string,
+  prefix: string,
+  rel: string | undefined,
+  abs: string,
+): number {
+  if (typeof c !== 'string') {
+    const root = resolve(base, c[0]);
+    return isWithin(root, abs) ? root.length : -1;
+  }
+  if (rel === undefined || !rel.startsWith(c)) return -1;
+  return rel.length === c.length || rel.charCodeAt(c.length) === 47 ? prefix.length + c.length : -1;
+}
+
+function isWithin(root: string, abs: string): boolean {
+  return abs === root || abs.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/** The repo whose root most specifically contains `abs`; the first in `among` wins among equal roots. */
+function deepestContaining(abs: string, among: readonly CatalogRepo[]): CatalogRepo | undefined {
+  let best: CatalogRepo | undefined;
+  for (const r of among) {
+    if (isWithin(r.root, abs) && (!best || r.root.length > best.root.length)) best = r;
+  }
+  return best;
 }
 
 function basenameOf(p: string): string {

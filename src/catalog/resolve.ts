@@ -73,24 +73,27 @@ function checkPathValue(p: unknown): string {
  */
 export function resolveComponent(catalog: Catalog, input: ResolveInput): ResolveResult {
   const raw = checkPathValue(input.path);
-  const scoped = catalog.reposMatching(input.project, input.repo);
-  if ((input.project || input.repo) && scoped.length === 0) {
+  // Unscoped, every repository is in scope: not listed up front, so a cached manifest indexes only the projects
+  // whose checkouts may hold the path.
+  const scopedBy = Boolean(input.project || input.repo);
+  const scoped = scopedBy ? catalog.reposMatching(input.project, input.repo) : undefined;
+  if (scoped?.length === 0) {
     const miss = scopeMiss(catalog, input.project, input.repo);
     throw new ValidationError(miss.message, miss.details);
   }
   const absolute = raw.startsWith('/');
-  const single = scoped.length === 1 ? scoped[0] : undefined;
-  if (!absolute && single && (input.repo || catalog.repos.length === 1)) {
-    return repoRelative(catalog, single, raw);
+  if (!absolute && (scoped ? scoped.length === 1 : catalog.repoCount === 1)) {
+    const single = scoped ? scoped[0]! : catalog.repos[0]!;
+    if (input.repo || catalog.repoCount === 1) return repoRelative(catalog, single, raw);
   }
   const abs = resolvePath(input.base, raw);
   // A derived working set shares its source's checkout: a repo of the requested scope with the same checkout owns
   // the path as much as the source does (a repo nested deeper still wins: a path cannot span repositories).
   const nearest = catalog.repoContaining(abs);
-  const inScope = nearest && catalog.repoContaining(abs, scoped);
-  const owner = inScope && inScope.root === nearest.root ? inScope : nearest;
+  const inScope = nearest && scoped ? catalog.repoContaining(abs, scoped) : nearest;
+  const owner = inScope && inScope.root === nearest!.root ? inScope : nearest;
   if (owner) {
-    if (!scoped.includes(owner)) {
+    if (scoped && !scoped.includes(owner)) {
       throw new ValidationError(
         `path '${raw}' lies in repository ${owner.id}, outside the requested --project/--repo; a path cannot span repositories`,
         { field: 'path', value: raw, repository: owner.id, rule: 'cross_repo' },
@@ -103,7 +106,7 @@ export function resolveComponent(catalog: Catalog, input: ResolveInput): Resolve
   // Not under any checkout: read it as repo-relative in every scoped repo.
   const norm = normalizeRelPath(raw);
   if (norm.escapes) return result(raw, 'repo_relative', undefined, null);
-  const hits = scoped
+  const hits = (scoped ?? catalog.repos)
     .map((r) => ({ r, c: longestMatch(catalog, r.id, norm.path) }))
     .filter((h): h is { r: CatalogRepo; c: CatalogComponent } => Boolean(h.c) && h.c!.path !== '.');
   if (hits.length === 0) return result(raw, 'repo_relative', undefined, null);

@@ -46,7 +46,12 @@ export {
 } from './appconfig-trust.js';
 export { configTree, itemSegment, type TreeNode } from './config-tree.js';
 export { findLegacyKeys, type LegacyRename } from './legacy.js';
-export { ManifestCache } from './manifest-cache.js';
+export {
+  type CachedCheckout,
+  cachedCheckouts,
+  ManifestCache,
+  repoListThawCount,
+} from './manifest-cache.js';
 export {
   editManifestFile,
   ensureSeq,

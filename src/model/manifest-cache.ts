@@ -4,7 +4,7 @@ import { fnv1a64Hex, writeFileAtomicSync } from '../infra/index.js';
 import type { Manifest } from './manifest-schema.js';
 
 /** Bumped whenever the cached shape changes; the build id covers schema changes between releases. */
-const CACHE_FORMAT = 5;
+const CACHE_FORMAT = 6;
 
 /**
  * A file that changed this recently when it was hashed could change again within the same timestamp tick, so
@@ -35,6 +35,45 @@ type RepoEntry = ProjectEntry['repos'][number];
 const BLOB = '$components_at';
 /** Where a project's repos (each with its components' BLOB) sit in the blob area. */
 const REPOS = '$repos_at';
+/** A project's repositories' checkout directories, in the header, so a path finds its project without a blob. */
+const CHECKOUTS = '$checkouts';
+
+/**
+ * Where a repository is checked out, relative to the manifest's directory, as stored in the header: a plain
+ * relative path (no `.`, `..` or empty segment: the checkout is `<manifest dir>/<it>`), or `[path]` for any
+ * other `path` (the reader resolves it). A url-only repository is `<project>/<name>` (names hold no `/` and
+ * cannot be `.` or `..`), the catalog's default checkout.
+ */
+export type CachedCheckout = string | [string];
+
+/** The checkout list stored for each thawed project (kept out of the project's own keys and JSON). */
+const checkoutLists = new WeakMap<object, readonly CachedCheckout[]>();
+let repoListThaws = 0;
+
+/**
+ * The checkouts of a project read from the cache, in its repositories' order; undefined when the project did
+ * not come from the cache (its `repos` are then plain data).
+ */
+export function cachedCheckouts(project: object): readonly CachedCheckout[] | undefined {
+  return checkoutLists.get(project);
+}
+
+/** How many projects' repository lists this process parsed from cache files (tests prove reads stay narrow). */
+export function repoListThawCount(): number {
+  return repoListThaws;
+}
+
+/** True when `path` is relative and has no empty, `.` or `..` segment: resolving it against a dir appends it. */
+function isPlainRelative(path: string): boolean {
+  if (path === '' || path.startsWith('/')) return false;
+  for (const seg of path.split('/')) if (seg === '' || seg === '.' || seg === '..') return false;
+  return true;
+}
+
+function checkoutOf(project: ProjectEntry, repo: RepoEntry): CachedCheckout {
+  if (!repo.path) return `${project.name}/${repo.name}`;
+  return isPlainRelative(repo.path) ? repo.path : [repo.path];
+}
 
 /**
  * Cache of parsed, validated manifests keyed by the file's content hash, so that reads skip YAML parsing
@@ -43,7 +82,8 @@ const REPOS = '$repos_at';
  * A cache file is one line of JSON (the manifest without its projects' repositories) and then raw JSON blobs: per
  * project its repository entries, per repository its components. A read parses the line and only the blobs of the
  * projects and repositories it touches, so resolving a path in one repository of a 20,000-repository manifest
- * parses one project's entries and one repository's components, not a 3 MB header.
+ * parses one project's entries and one repository's components, not a 3 MB header. The line also lists each
+ * project's checkout directories, so a path finds its project without parsing the others' entries.
  */
 export class ManifestCache {
   constructor(
@@ -133,7 +173,8 @@ function withBlobRefs(manifest: Manifest, store: (value: unknown) => [number, nu
       ...manifest.workspace,
       projects: projects.map((p) => {
         const entries = p.repos.map((r) => (r.components ? renamed(r, 'components', BLOB, store) : r));
-        return renamed({ ...p, repos: entries }, 'repos', REPOS, store);
+        const checkouts = p.repos.map((r) => checkoutOf(p, r));
+        return { ...renamed({ ...p, repos: entries }, 'repos', REPOS, store), [CHECKOUTS]: checkouts };
       }),
     },
   };
@@ -153,10 +194,25 @@ function renamed<T extends object>(
 
 /** The projects with their `repos` (and the repos' `components`) as getters that parse their blob on first use. */
 function thawProjects(projects: ProjectEntry[], read: ReadBlob): void {
-  for (let i = 0; i < projects.length; i++)
-    projects[i] = thawed(projects[i]!, 'repos', REPOS, read, (repos: RepoEntry[]) =>
-      repos.map((r) => thawed(r, 'components', BLOB, read, (components) => components)),
+  for (let i = 0; i < projects.length; i++) {
+    const { [CHECKOUTS]: checkouts, ...stored } = projects[i] as ProjectEntry & {
+      [CHECKOUTS]?: CachedCheckout[];
+    };
+    const project: ProjectEntry = thawed(
+      stored as ProjectEntry,
+      'repos',
+      REPOS,
+      read,
+      (repos: RepoEntry[]) => {
+        repoListThaws++;
+        return repos.map((r) => thawed(r, 'components', BLOB, read, (components) => components));
+      },
+      // Assigned repos no longer match the stored checkouts.
+      () => checkoutLists.delete(project),
     );
+    if (checkouts) checkoutLists.set(project, checkouts);
+    projects[i] = project;
+  }
 }
 
 /**
@@ -169,6 +225,7 @@ function thawed<T extends object, V>(
   ref: string,
   read: ReadBlob,
   thaw: (value: V) => V,
+  onSet?: () => void,
 ): T {
   const record = target as Record<string, unknown>;
   const at = record[ref] as [number, number] | undefined;
@@ -194,6 +251,7 @@ function thawed<T extends object, V>(
       set(v: V) {
         parsed = v;
         done = true;
+        onSet?.();
       },
     });
   }
