@@ -9,7 +9,8 @@ make each part. Environments are promoted in this order: {{environments}}.
 
 ## Map what the change touches
 
-- Find the infrastructure: `hub component list --json` (components carry `kind` and `language`; marker files such
+- Find the infrastructure: `hub component list --json` (a page at a time: follow `next_offset` with `--offset`
+  until it is null; components carry `kind` and `language`; marker files such
   as `*.tf`, `Chart.yaml` and `Dockerfile` show in each repository card's `stack_hints`): `hub context pack --tier 1
   --project P` for a project's cards.
 - Follow the edges: `hub component graph <component> --direction in --depth 3` lists what depends on a module or
