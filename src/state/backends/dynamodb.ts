@@ -1,12 +1,12 @@
 import type * as Ddb from '@aws-sdk/client-dynamodb';
-import { RefusedError, StateConflictError } from '../../infra/index.js';
+import { RefusedError } from '../../infra/index.js';
 import { redactUrlSecrets } from '../../model/index.js';
+import { type CasPort, casLoop } from '../cas-loop.js';
 import { EMPTY_ETAG } from '../etag.js';
 import { checkCollectionName, checkStoreDocumentName, DOCUMENT_NAME_RE } from '../remote-routes.js';
 import {
   appendItem,
   assertDocument,
-  backoffMs,
   type DocumentStore,
   type StoreDescription,
   type StoreInit,
@@ -65,7 +65,7 @@ export function loadDynamoSdk(): Promise<Sdk> {
   return sdkPromise;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const _sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Documents in one DynamoDB table (layout in dynamodb-item.ts). Writes are conditional puts on the stored ETag
@@ -150,27 +150,11 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     );
     return etag;
   };
-  /** Read, apply, conditional put; again (after a jittered wait) when another writer got in between. */
-  const casLoop = async <R>(
-    name: string,
-    step: (current: unknown) => Promise<{ value: unknown; result: R }>,
-  ): Promise<{ value: unknown; result: R; etag: string }> => {
-    let last: unknown;
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      if (attempt > 0) await sleep(backoffMs(Math.min(attempt, 6)));
-      const cur = await get(name);
-      const { value, result } = await step(cur?.value);
-      assertDocument(name, value);
-      const next = encodeDocument(pk, name, value);
-      if (cur && next.etag === cur.etag) return { value, result, etag: cur.etag };
-      try {
-        return { value, result, etag: await put(name, value, cur?.etag ?? EMPTY_ETAG, next) };
-      } catch (err) {
-        if (!(err instanceof StateConflictError)) throw err;
-        last = err;
-      }
-    }
-    throw last;
+  const cas: CasPort<ReturnType<typeof encodeDocument>> = {
+    maxAttempts,
+    read: get,
+    encode: (name, value) => encodeDocument(pk, name, value),
+    write: (name, value, ifMatch, next) => put(name, value, ifMatch, next),
   };
 
   const listPrefix = async (prefix: string): Promise<string[]> => {
@@ -208,7 +192,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     },
     async append(name, key, item) {
       checkStoreDocumentName(name);
-      const out = await casLoop(name, async (cur) => ({
+      const out = await casLoop(cas, name, async (cur) => ({
         value: appendItem(name, cur, key, item),
         result: undefined,
       }));
@@ -216,7 +200,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     },
     async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
       checkStoreDocumentName(name);
-      const out = await casLoop(name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
+      const out = await casLoop(cas, name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
       return out as UpdateResult<T, R>;
     },
     async list(collection) {

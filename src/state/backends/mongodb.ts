@@ -1,11 +1,11 @@
 import type * as Mongo from 'mongodb';
 import { StateConflictError } from '../../infra/index.js';
+import { type CasPort, casLoop } from '../cas-loop.js';
 import { EMPTY_ETAG } from '../etag.js';
 import { checkCollectionName, checkStoreDocumentName, DOCUMENT_NAME_RE } from '../remote-routes.js';
 import {
   appendItem,
   assertDocument,
-  backoffMs,
   type DocumentStore,
   type UpdateFn,
   type UpdateResult,
@@ -58,7 +58,7 @@ export function loadMongoDriver(): Promise<Driver> {
   return driverPromise;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const _sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Documents in one MongoDB collection, one record per document (layout in mongodb-record.ts). A first write is an
@@ -158,27 +158,11 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
     return etag;
   };
 
-  /** Read, apply, conditional write; again (after a jittered wait) when another writer got in between. */
-  const casLoop = async <R>(
-    name: string,
-    step: (current: unknown) => Promise<{ value: unknown; result: R }>,
-  ): Promise<{ value: unknown; result: R; etag: string }> => {
-    let last: unknown;
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      if (attempt > 0) await sleep(backoffMs(Math.min(attempt, 6)));
-      const cur = await get(name);
-      const { value, result } = await step(cur?.value);
-      assertDocument(name, value);
-      const next = encodeRecord(id(name), value);
-      if (cur && next.etag === cur.etag) return { value, result, etag: cur.etag };
-      try {
-        return { value, result, etag: await put(name, value, cur?.etag ?? EMPTY_ETAG) };
-      } catch (err) {
-        if (!(err instanceof StateConflictError)) throw err;
-        last = err;
-      }
-    }
-    throw last;
+  const cas: CasPort<ReturnType<typeof encodeRecord>> = {
+    maxAttempts,
+    read: get,
+    encode: (name, value) => encodeRecord(id(name), value),
+    write: (name, value, ifMatch) => put(name, value, ifMatch),
   };
 
   /** Names of this org and workspace's documents in [from, to), sorted (served by the scope index). */
@@ -206,7 +190,7 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
     write: (name, value, ifMatch) => put(checkStoreDocumentName(name), value, ifMatch),
     async append(name, key, item) {
       checkStoreDocumentName(name);
-      const out = await casLoop(name, async (cur) => ({
+      const out = await casLoop(cas, name, async (cur) => ({
         value: appendItem(name, cur, key, item),
         result: undefined,
       }));
@@ -214,7 +198,7 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
     },
     async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
       checkStoreDocumentName(name);
-      const out = await casLoop(name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
+      const out = await casLoop(cas, name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
       return out as UpdateResult<T, R>;
     },
     // '/' is 0x2f and '0' 0x30: every `collection/...` name sorts in [collection/, collection0).
