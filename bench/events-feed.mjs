@@ -2,7 +2,8 @@
 // Recording events with a per-workspace sequence (recordEvent: the document's atomic update, sequence assigned
 // inside it) against the plain append it replaced (store.append, no sequence), on the local backend (one writer,
 // then 8 store handles at once) and in memory; then the cost of one poll by sequence (eventsFeed with after_seq)
-// on a feed of that many events, against reading the events document alone.
+// on a feed of that many events, against reading the events document alone; and an objective change (its write
+// and its recorded event) against the write alone.
 // Usage: node bench/events-feed.mjs [--events 400] [--polls 50] [--quick]
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { mkdirSync } from 'node:fs';
@@ -29,7 +30,7 @@ async function bundle(dir) {
     stdin: {
       contents: [
         "export { createLocalStore, createMemoryStore } from './src/state/index.ts';",
-        "export { eventsFeed, recordEvent } from './src/coord/index.ts';",
+        "export { eventsFeed, recordEvent, upsertObjective } from './src/coord/index.ts';",
       ].join('\n'),
       resolveDir: ROOT,
       loader: 'ts',
@@ -104,6 +105,46 @@ await runBench('events-feed', async ({ cleanup }) => {
   }
   out.local_1_sequenced_vs_plain = round(out.local_1_sequenced_per_s / out.local_1_plain_append_per_s, 2);
   out.local_8_sequenced_vs_plain = round(out.local_8_sequenced_per_s / out.local_8_plain_append_per_s, 2);
+
+  // An objective change now writes its document and records its event: against the document write alone (the
+  // same note appended by one atomic update, what an objective change cost before it was recorded).
+  progress('objective changes: write and record, against the write alone');
+  const note = (i) => `- n${i}`;
+  const od = localDir();
+  const os = m.createLocalStore({ dir: od });
+  const deps = { store: os, retries: 1, now: () => new Date() };
+  out.objective_change_per_s = await rate(
+    () => os,
+    1,
+    EVENTS,
+    (_s, _w, i) => m.upsertObjective(deps, { id: 'o', title: 'O', agent_notes: note(i) }, { root: dir }),
+  );
+  const wd = localDir();
+  out.objective_write_only_per_s = await rate(
+    () => m.createLocalStore({ dir: wd }),
+    1,
+    EVENTS,
+    (s, _w, i) =>
+      s.update('objectives', (cur) => {
+        const doc = cur ?? { objectives: [] };
+        const at = new Date().toISOString();
+        const o = doc.objectives.find((x) => x.id === 'o');
+        if (o) Object.assign(o, { agent_notes: note(i), updated_at: at });
+        else
+          doc.objectives.push({
+            id: 'o',
+            title: 'O',
+            status: 'pending',
+            repos: [],
+            created_at: at,
+            updated_at: at,
+          });
+        return { value: doc, result: undefined };
+      }),
+  );
+  out.objective_change_vs_write_only = round(out.objective_change_per_s / out.objective_write_only_per_s, 2);
+  const recorded = (await m.eventsFeed(os)).events.filter((e) => e.subject === 'o').length;
+  if (recorded !== EVENTS) throw new Error(`expected ${EVENTS} objective events, the feed has ${recorded}`);
 
   // Polls on a feed of EVENTS recorded events: the newest sequence seen, nothing new (what a poller mostly does).
   progress('polls');

@@ -5,7 +5,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CoordEvent, eventsFeed, recordEvent } from '../src/coord/index.js';
+import {
+  type CoordDeps,
+  type CoordEvent,
+  claimHandoff,
+  createHandoff,
+  eventsFeed,
+  recordEvent,
+  upsertObjective,
+} from '../src/coord/index.js';
 import { createHttpStore, createLocalStore, type DocumentStore } from '../src/state/index.js';
 import { buildWorkspace, createTempDir, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
@@ -15,18 +23,41 @@ const WRITERS = 8;
 const PER_WRITER = 15;
 const TOTAL = WRITERS * PER_WRITER;
 
+/** Writer w's PER_WRITER events: recorded directly. */
+async function ticks(store: DocumentStore, w: number): Promise<void> {
+  for (let i = 0; i < PER_WRITER; i++)
+    await recordEvent(store, { source: 'test', kind: 'Tick', subject: `w${w}`, data: { w, i } });
+}
+
+/**
+ * Writer w's PER_WRITER events made by coordination changes, three at a time: a note on its objective (created,
+ * then updated), a handoff created and claimed. Every writer writes the same two documents.
+ */
+async function changes(store: DocumentStore, w: number): Promise<void> {
+  const deps: CoordDeps = { store, retries: 200, now: () => new Date() };
+  for (let i = 0; i < PER_WRITER / 3; i++) {
+    await upsertObjective(
+      deps,
+      { id: `obj-${w}`, title: `Objective ${w}`, notes: { next: `step ${i}` } },
+      { root: '/' },
+    );
+    await createHandoff(deps, { id: `h-${w}-${i}`, title: `hand ${w} ${i}` });
+    await claimHandoff(deps, { id: `h-${w}-${i}`, by: `agent-${w}` });
+  }
+}
+
 /** Runs the writers and a poller at once; returns the events in the order the poller saw them. */
 async function race(
   writer: (w: number) => DocumentStore,
   poll: (afterSeq: number) => Promise<{ events: CoordEvent[]; next_seq: number | null }>,
+  write: (store: DocumentStore, w: number) => Promise<void> = ticks,
 ): Promise<CoordEvent[]> {
   const seen: CoordEvent[] = [];
   let done = false;
   const writers = Promise.all(
     Array.from({ length: WRITERS }, async (_, w) => {
       const store = writer(w);
-      for (let i = 0; i < PER_WRITER; i++)
-        await recordEvent(store, { source: 'test', kind: 'Tick', subject: `w${w}`, data: { w, i } });
+      await write(store, w);
       await store.close?.();
     }),
   ).finally(() => {
@@ -57,6 +88,21 @@ function expectExactlyOnceInOrder(seen: CoordEvent[]): void {
     );
 }
 
+/** Each writer's objective and handoff changes, once each, in the order it made them. */
+function expectChangesOnceInOrder(seen: CoordEvent[]): void {
+  expect(seen.map((e) => e.seq)).toEqual(Array.from({ length: TOTAL }, (_, i) => i + 1));
+  expect(new Set(seen.map((e) => e.id)).size).toBe(TOTAL);
+  for (let w = 0; w < WRITERS; w++) {
+    const mine = seen.filter((e) => e.subject === `obj-${w}` || e.subject?.startsWith(`h-${w}-`));
+    const expected = Array.from({ length: PER_WRITER / 3 }, (_, i) => [
+      `${i === 0 ? 'ObjectiveCreated' : 'ObjectiveUpdated'} obj-${w}`,
+      `HandoffCreated h-${w}-${i}`,
+      `HandoffClaimed h-${w}-${i}`,
+    ]).flat();
+    expect(mine.map((e) => `${e.kind} ${e.subject}`)).toEqual(expected);
+  }
+}
+
 describe('events feed by sequence, 8 concurrent writers and a poller', () => {
   let dir: string;
   beforeAll(() => {
@@ -73,6 +119,21 @@ describe('events feed by sequence, 8 concurrent writers and a poller', () => {
       (after) => eventsFeed(poller, { after_seq: after }),
     );
     expectExactlyOnceInOrder(seen);
+  });
+
+  it('local backend: objective and handoff changes too, each once, and no derived copy in the whole feed', async () => {
+    const hub = join(dir, 'local-changes', '.hub');
+    mkdirSync(hub, { recursive: true });
+    const poller = createLocalStore({ dir: hub });
+    const seen = await race(
+      () => createLocalStore({ dir: hub, lockTimeoutMs: 60_000 }),
+      (after) => eventsFeed(poller, { after_seq: after }),
+      changes,
+    );
+    expectChangesOnceInOrder(seen);
+    // The whole feed (which adds what it derives from the documents) holds the same events, no more.
+    const whole = await eventsFeed(poller);
+    expect(whole.events.map((e) => e.id)).toEqual(seen.map((e) => e.id));
   });
 
   describe('http backend (a real server)', () => {
@@ -99,6 +160,20 @@ describe('events feed by sequence, 8 concurrent writers and a poller', () => {
         },
       );
       expectExactlyOnceInOrder(seen);
+    });
+
+    it('objective and handoff changes of 8 clients: each once, in order', async () => {
+      const before = (await call(srv.base, 'GET', '/v3/ops/events')).json.next_seq as number;
+      const seen = await race(
+        () => createHttpStore({ url: srv.base, timeoutMs: 30_000 }),
+        async (after) => {
+          const r = await call(srv.base, 'GET', `/v3/ops/events?after_seq=${Math.max(after, before)}`);
+          expect(r.status, JSON.stringify(r.json)).toBe(200);
+          return r.json;
+        },
+        changes,
+      );
+      expectChangesOnceInOrder(seen.map((e) => ({ ...e, seq: e.seq! - before })));
     });
 
     it('an item appended through the generic route gets the next sequence; a seq the client sent is replaced', async () => {

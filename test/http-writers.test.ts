@@ -130,7 +130,9 @@ describe('through a hub server: the server applies each granular write', () => {
     expect(again).toEqual({ created: false, request: req.request });
     const res = await run(srv.base, 'context.approval.resolve', { id: req.request.id, decision: 'approved' });
     expect(res.request.status).toBe('approved');
-    const kinds = stored<{ events: Array<{ kind: string }> }>('coord.events').events.map((e) => e.kind);
+    const kinds = stored<{ events: Array<{ kind: string; source: string }> }>('coord.events')
+      .events.filter((e) => e.source === 'approval')
+      .map((e) => e.kind);
     expect(kinds).toEqual(['ApprovalRequested', 'ApprovalResolved']);
   });
 });
@@ -159,10 +161,15 @@ describe('through a server that keeps only the contract', () => {
       'POST /v3/ops/handoffs/c1/claim',
       'GET /v3/ops/handoffs',
       'PUT /v3/ops/handoffs',
+      'POST /v3/ops/state/coord.events/events',
     ]);
     const set = await run(contract.base, 'context.objective.set', { id: 'o1', title: 'On contract' });
     expect(set.created).toBe(true);
     expect(contract.docs.get('objectives')).toEqual({ objectives: [set.objective] });
+    // Such a server has no route to record events (the contract's events document is read-only): the write
+    // stands, and the change is not recorded anywhere else (that server's feed derives it, as the spec says).
+    expect(contract.requests.filter((r) => r.path.includes('coord.events'))).toHaveLength(2);
+    expect(contract.docs.has('coord.events')).toBe(false);
   });
 });
 

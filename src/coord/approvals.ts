@@ -1,6 +1,6 @@
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
+import { recordEvent } from './change-events.js';
 import { type CoordDeps, DOCS, newId, readDoc, updateDoc } from './documents.js';
-import { recordEvent } from './events.js';
 import { type ApprovalDecision, type ApprovalRequest, ApprovalsDocSchema } from './schemas.js';
 
 export interface ApprovalRequestInput {

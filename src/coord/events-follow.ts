@@ -87,9 +87,9 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * Follows the events feed: first the events it holds now (after `after`, or after `since`, or all of them), then
- * each event that appears, as it appears, until the signal aborts. The feed is read again every `pollMs`; an
- * event is sent once per stream, by id, so an event that lands late with an older timestamp is still sent while
- * the stream is open. Only reads: the same reads as `eventsFeed`.
+ * each event recorded afterwards, as it is recorded, until the signal aborts. The feed is read again every
+ * `pollMs` by sequence, so an event recorded late with an older timestamp is still sent; an event is sent once
+ * per stream, by id. Only reads: the same reads as `eventsFeed`.
  */
 export async function* followEvents(
   store: DocumentStore,
@@ -102,10 +102,12 @@ export async function* followEvents(
   const pos = parsed && 'time' in parsed ? parsed : undefined;
   const feedFilter: EventsFilter = parsed && 'seq' in parsed ? { ...rest, after_seq: parsed.seq } : rest;
   const now = opts.now ?? (() => new Date());
+  // A derived event sent by the first read comes again, with the same id, once it is recorded: sent once.
   const seen = new Set<string>();
+  let filterNow = feedFilter;
   let first = true;
   while (!opts.signal.aborted) {
-    const feed = await eventsFeed(store, feedFilter, now);
+    const feed = await eventsFeed(store, filterNow, now);
     for (const e of feed.events) {
       if (seen.has(e.id)) continue;
       seen.add(e.id);
@@ -113,6 +115,8 @@ export async function* followEvents(
       if (opts.signal.aborted) return;
       yield { cursor: eventCursor(e), event: e };
     }
+    // After the first read the stream follows the sequence: each read returns only what was recorded since.
+    if (feed.next_seq !== null) filterNow = { ...rest, since: undefined, after_seq: feed.next_seq };
     first = false;
     await pause(opts.pollMs, opts.signal);
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RefusedError } from '../infra/index.js';
 import { createMemoryStore } from '../state/index.js';
-import { eventsFeed, recordEvent } from './events.js';
+import { recordEvent } from './change-events.js';
+import { eventsFeed } from './events.js';
 import { followEvents } from './events-follow.js';
 import { appendSequenced, sequenced } from './events-sequence.js';
 

@@ -42,33 +42,49 @@ export function sequenced<T extends object>(
   return { events: out, last: Math.max(counter, stored) };
 }
 
-/** `coord.events` after recording `record` with the next sequence, and that sequence. */
-export function appendSequenced(doc: unknown, record: object): { value: Stored; seq: number } {
+/** An id not yet in `taken`: `id`, else `id~2`, `id~3`... (two updates of one objective in one millisecond). */
+function uniqueId(id: unknown, events: readonly object[]): unknown {
+  if (typeof id !== 'string') return id;
+  const taken = new Set<unknown>();
+  for (const e of events) taken.add((e as { id?: unknown }).id);
+  if (!taken.has(id)) return id;
+  let n = 2;
+  while (taken.has(`${id}~${n}`)) n++;
+  return `${id}~${n}`;
+}
+
+/** `coord.events` after recording `record` with the next sequence (and an id no other event has). */
+export function appendSequenced(doc: unknown, record: object): { value: Stored; seq: number; id: unknown } {
   // What a plain append refuses (a document that is not an object, `events` that is not a list) stays refused.
   const cur = appendItem(DOCS.events, doc, 'events', null) as Stored;
   const list = (cur.events as object[]).slice(0, -1);
   const { events, last } = sequenced(list, cur.last_seq);
   const seq = last + 1;
-  return { value: { ...cur, events: [...events, { ...record, seq }], last_seq: seq }, seq };
+  const id = uniqueId((record as { id?: unknown }).id, list);
+  const item = id === undefined ? { ...record, seq } : { ...record, id, seq };
+  return { value: { ...cur, events: [...events, item], last_seq: seq }, seq, id };
 }
 
 /**
- * Records one event with the next sequence of the workspace; returns its sequence (undefined when a hub server
- * assigned it: the http backend appends through the server, whose own store runs this same function).
+ * Records one event with the next sequence of the workspace; returns its sequence and the id it was stored
+ * under (both undefined when a hub server assigned them: the http backend appends through the server, whose own
+ * store runs this same function).
  */
 export async function recordSequenced(
   store: DocumentStore,
   record: Omit<CoordEvent, 'seq'>,
-): Promise<{ seq: number | undefined; etag: string }> {
-  if (store.callRoute) return { seq: undefined, etag: await store.append(DOCS.events, 'events', record) };
-  const out = await updateDocument<Stored, number>(
+): Promise<{ seq: number | undefined; id: string | undefined; etag: string }> {
+  if (store.callRoute)
+    return { seq: undefined, id: undefined, etag: await store.append(DOCS.events, 'events', record) };
+  const out = await updateDocument<Stored, { seq: number; id: unknown }>(
     store,
     DOCS.events,
     (cur) => {
-      const { value, seq } = appendSequenced(cur, record);
-      return { value, result: seq };
+      const { value, seq, id } = appendSequenced(cur, record);
+      return { value, result: { seq, id } };
     },
     { retries: SEQUENCE_RETRIES },
   );
-  return { seq: out.result, etag: out.etag };
+  const id = typeof out.result.id === 'string' ? out.result.id : undefined;
+  return { seq: out.result.seq, id, etag: out.etag };
 }

@@ -45,7 +45,7 @@ async function seed(store: DocumentStore): Promise<CoordDeps> {
 }
 
 describe('events feed', () => {
-  it('on the local store derives objective and handoff events and adds coord.events, sorted', async () => {
+  it('records every objective and handoff change in coord.events, with a sequence, in order', async () => {
     const { store, dir } = localStore();
     const { now } = await seed(store);
     const feed = await eventsFeed(store, {}, now);
@@ -62,8 +62,63 @@ describe('events feed', () => {
     const rec = feed.events.at(-1)!;
     expect(rec).toMatchObject({ source: 'acl', data: {} });
     expect(rec.id).toMatch(/^ev-/);
-    // coord.events is its own document; the derived stream is never stored
-    expect(JSON.parse(readFileSync(join(dir, 'coord.events.json'), 'utf8')).events).toHaveLength(1);
+    // Each change was recorded by the operation that made it: every event has its sequence, and the ids are the
+    // ones the derived stream would give (so a change is never listed twice).
+    expect(feed.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(feed.events.slice(0, 3).map((e) => e.id)).toEqual([
+      'objective:campaign-q3-web:created',
+      'objective:solo:created',
+      'objective:solo:updated:2026-03-01T10:00:02.000Z',
+    ]);
+    expect(feed.events[4]).toMatchObject({ id: 'handoff:h:1', data: { action: 'claim', by: 'bob' } });
+    const stored = JSON.parse(readFileSync(join(dir, 'coord.events.json'), 'utf8'));
+    expect(stored.events).toHaveLength(6);
+    expect(stored.last_seq).toBe(6);
+  });
+
+  it('derives, without a sequence, the changes nothing recorded (a raw document write), and lists them once', async () => {
+    const { store } = localStore();
+    const { now } = await seed(store);
+    const { value, etag = '' } = await store.read('objectives');
+    const objectives = (value as { objectives: object[] }).objectives;
+    const raw = {
+      id: 'raw',
+      title: 'Raw',
+      status: 'pending',
+      repos: [],
+      created_at: '2026-03-01T10:00:03.500Z',
+    };
+    await store.write(
+      'objectives',
+      { objectives: [...objectives, { ...raw, updated_at: raw.created_at }] },
+      etag,
+    );
+    const feed = await eventsFeed(store, {}, now);
+    expect(feed.events.map((e) => `${e.seq ?? '-'} ${e.kind} ${e.subject}`)).toEqual([
+      '1 ObjectiveCreated campaign-q3-web',
+      '2 ObjectiveCreated solo',
+      '3 ObjectiveUpdated solo',
+      '4 HandoffCreated h',
+      '- ObjectiveCreated raw',
+      '5 HandoffClaimed h',
+      '6 LeaseGranted platform/identity',
+    ]);
+    // By sequence only recorded events count: the raw write is not in that feed.
+    expect((await eventsFeed(store, { after_seq: 3 }, now)).events.map((e) => e.seq)).toEqual([4, 5, 6]);
+  });
+
+  it('records two updates of one objective in one millisecond as two events with distinct ids', async () => {
+    const { store } = localStore();
+    const deps: CoordDeps = { store, retries: 1, now: () => new Date('2026-03-01T10:00:00.000Z') };
+    await upsertObjective(deps, { id: 'o', title: 'O' }, { root: '/ws' });
+    await upsertObjective(deps, { id: 'o', status: 'in_progress' }, { root: '/ws' });
+    await upsertObjective(deps, { id: 'o', status: 'done' }, { root: '/ws' });
+    const feed = await eventsFeed(store);
+    expect(feed.events.map((e) => [e.seq, e.id, e.data.status])).toEqual([
+      [1, 'objective:o:created', 'pending'],
+      [2, 'objective:o:updated:2026-03-01T10:00:00.000Z', 'in_progress'],
+      [3, 'objective:o:updated:2026-03-01T10:00:00.000Z~2', 'done'],
+    ]);
   });
 
   it('returns only newer events when the cursor is passed back as since (exclusive)', async () => {
@@ -111,6 +166,15 @@ describe('events feed', () => {
       objective_id: 'solo',
     });
     expect(await store.read('handoffs')).toEqual(stored);
+    // The next write of the document records the release (same id, dated at the expiry), then its own change.
+    await createHandoff({ store, retries: 1, now: later }, { id: 'h2', title: 'next' });
+    const bySeq = await eventsFeed(store, { after_seq: 6 }, later);
+    expect(bySeq.events.map((e) => `${e.seq} ${e.id} ${e.timestamp}`)).toEqual([
+      `7 ${feed.events[0]!.id} 2026-03-01T10:05:04.000Z`,
+      '8 handoff:h2:0 2026-03-01T10:06:00.000Z',
+    ]);
+    const all = (await eventsFeed(store, {}, later)).events.map((e) => e.id);
+    expect(all.filter((id) => id === feed.events[0]!.id)).toHaveLength(1);
   });
 
   it('rejects a since that is not an ISO timestamp', async () => {
@@ -120,10 +184,21 @@ describe('events feed', () => {
     expect((await eventsFeed(store, { since: '2026-03-01' })).since).toBe('2026-03-01');
   });
 
-  it('on the memory store serves only the persisted coord.events', async () => {
+  it('on the memory store serves only the persisted coord.events: recorded changes, nothing derived', async () => {
     const store = createMemoryStore();
     await seed(store);
+    const { value, etag = '' } = await store.read('objectives');
+    const objectives = (value as { objectives: Array<Record<string, unknown>> }).objectives;
+    await store.write('objectives', { objectives: [...objectives, { ...objectives[0], id: 'raw' }] }, etag);
     const feed = await eventsFeed(store);
-    expect(feed.events.map((e) => e.kind)).toEqual(['LeaseGranted']);
+    expect(feed.events.map((e) => e.kind)).toEqual([
+      'ObjectiveCreated',
+      'ObjectiveCreated',
+      'ObjectiveUpdated',
+      'HandoffCreated',
+      'HandoffClaimed',
+      'LeaseGranted',
+    ]);
+    expect(feed.events.some((e) => e.subject === 'raw')).toBe(false);
   });
 });

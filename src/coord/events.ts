@@ -1,7 +1,8 @@
 import { ValidationError } from '../infra/index.js';
 import type { DocumentStore } from '../state/index.js';
-import { DOCS, newId, parseDoc } from './documents.js';
-import { recordSequenced, sequenced } from './events-sequence.js';
+import { handoffEntryEvents, objectiveCreatedEvent, objectiveUpdatedEvent } from './change-events.js';
+import { DOCS, parseDoc } from './documents.js';
+import { sequenced } from './events-sequence.js';
 import { handoffsView } from './handoffs.js';
 import {
   type CoordEvent,
@@ -13,22 +14,12 @@ import {
   ObjectivesDocSchema,
 } from './schemas.js';
 
-/** An event to persist; id and timestamp are filled in when absent. */
-export interface NewCoordEvent {
-  id?: string;
-  timestamp?: string;
-  source: string;
-  kind: string;
-  subject?: string;
-  data?: Record<string, unknown>;
-}
-
 export interface EventsFilter {
   /** ISO timestamp; only events strictly after it are returned. */
   since?: string;
   /**
-   * A sequence (`next_seq` of an earlier read): only recorded events with a higher `seq`, and derived events (no
-   * sequence) later than the recorded event it names.
+   * A sequence (`next_seq` of an earlier read): only recorded events with a higher `seq` (derived events, which
+   * have none, are left out).
    */
   after_seq?: number;
   /** Objective id: events whose subject or `data.objective_id` is it. */
@@ -37,15 +28,6 @@ export interface EventsFilter {
   campaign?: string;
 }
 
-const HANDOFF_KINDS: Record<string, string> = {
-  create: 'HandoffCreated',
-  claim: 'HandoffClaimed',
-  heartbeat: 'HandoffHeartbeat',
-  complete: 'HandoffCompleted',
-  cancel: 'HandoffCancelled',
-  'release-expired': 'HandoffReleased',
-};
-
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 const time = (s: string) => {
@@ -53,73 +35,18 @@ const time = (s: string) => {
   return Number.isNaN(t) ? 0 : t;
 };
 
-/**
- * Records one event in the persisted `coord.events` document with the workspace's next sequence (`seq`), in one
- * atomic update (or compare-and-swap) of the document; through the http backend the hub server assigns it.
- */
-export async function recordEvent(
-  store: DocumentStore,
-  event: NewCoordEvent,
-  now: () => Date = () => new Date(),
-): Promise<CoordEvent> {
-  const record: CoordEvent = {
-    id: event.id ?? newId('ev'),
-    timestamp: event.timestamp ?? now().toISOString(),
-    source: event.source,
-    kind: event.kind,
-    ...(event.subject === undefined ? {} : { subject: event.subject }),
-    data: event.data ?? {},
-  };
-  const { seq } = await recordSequenced(store, record);
-  return seq === undefined ? record : { ...record, seq };
-}
-
-/** ObjectiveCreated at created_at, and ObjectiveUpdated at updated_at when it differs. */
+/** ObjectiveCreated at created_at, and ObjectiveUpdated at updated_at when it differs (the latest update only). */
 export function objectiveEvents(objectives: readonly Objective[]): CoordEvent[] {
-  return objectives.flatMap((o) => {
-    const data = { objective_id: o.id, title: o.title, status: o.status };
-    const created: CoordEvent = {
-      id: `objective:${o.id}:created`,
-      timestamp: o.created_at,
-      source: 'objective',
-      kind: 'ObjectiveCreated',
-      subject: o.id,
-      data,
-    };
-    if (o.updated_at === o.created_at) return [created];
-    return [
-      created,
-      {
-        id: `objective:${o.id}:updated:${o.updated_at}`,
-        timestamp: o.updated_at,
-        source: 'objective',
-        kind: 'ObjectiveUpdated',
-        subject: o.id,
-        data,
-      },
-    ];
-  });
+  return objectives.flatMap((o) =>
+    o.updated_at === o.created_at
+      ? [objectiveCreatedEvent(o)]
+      : [objectiveCreatedEvent(o), objectiveUpdatedEvent(o)],
+  );
 }
 
 /** One event per entry of each handoff's `events[]`. */
 export function handoffEvents(handoffs: readonly Handoff[]): CoordEvent[] {
-  return handoffs.flatMap((h) => {
-    const objectiveId = typeof h.payload.objective_id === 'string' ? h.payload.objective_id : undefined;
-    return h.events.map((e, i) => ({
-      id: `handoff:${h.id}:${i}`,
-      timestamp: e.at,
-      source: 'handoff',
-      kind: HANDOFF_KINDS[e.action] ?? 'HandoffEvent',
-      subject: h.id,
-      data: {
-        action: e.action,
-        by: e.by,
-        title: h.title,
-        ...(e.note === undefined ? {} : { note: e.note }),
-        ...(objectiveId ? { objective_id: objectiveId } : {}),
-      },
-    }));
-  });
+  return handoffs.flatMap((h) => handoffEntryEvents(h));
 }
 
 /** Checks an ISO timestamp filter; returns its time in ms. */
@@ -142,11 +69,15 @@ const objectiveOf = (e: CoordEvent) =>
 const DERIVING_BACKENDS = new Set(['local', 'http']);
 
 /**
- * The events feed: derived objective and handoff events plus `coord.events` on the local backend and on a hub
- * server reached through the http backend (whose documents are the server's, so the feed is the one the server
- * serves); only `coord.events` on the direct memory and cloud backends, as the spec says. Sorted by timestamp;
- * `since` is exclusive, so passing `next_cursor` back as `since` returns only newer events; `after_seq` with
- * `next_seq` does the same by sequence, which also returns an event recorded later in the same millisecond.
+ * The events feed. Recorded events (`coord.events`: every objective and handoff change an operation made, ACL,
+ * approvals, task graphs...) in sequence order; on the local backend and on a hub server reached through the http
+ * backend also the objective and handoff events derived from their documents that nothing recorded (changes from
+ * before they were recorded, raw document writes, an expired claim not yet written), merged in by timestamp. The
+ * direct memory and cloud backends serve only `coord.events`, as the spec says.
+ *
+ * `since` is exclusive, so passing `next_cursor` back as `since` returns only newer events. `after_seq` with
+ * `next_seq` reads by sequence: recorded events only, each once, including one recorded later in the cursor's
+ * millisecond; a derived event enters that feed when it is recorded (with the same id).
  */
 export async function eventsFeed(
   store: DocumentStore,
@@ -157,7 +88,10 @@ export async function eventsFeed(
   const doc = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value);
   let recorded = sequenced(doc.events, doc.last_seq).events;
   let derived: CoordEvent[] = [];
-  if (DERIVING_BACKENDS.has(store.backend)) {
+  if (filter.after_seq !== undefined) {
+    const after = filter.after_seq;
+    recorded = recorded.filter((e) => e.seq > after);
+  } else if (DERIVING_BACKENDS.has(store.backend)) {
     const objectives = parseDoc(
       DOCS.objectives,
       ObjectivesDocSchema,
@@ -166,16 +100,11 @@ export async function eventsFeed(
     // As every listing shows them: an expired claim's release is an event from its expiry on, written or not.
     const stored = parseDoc(DOCS.handoffs, HandoffsDocSchema, (await store.read(DOCS.handoffs)).value);
     const { handoffs } = handoffsView(stored, now()).view;
+    const ids = new Set(recorded.map((e) => e.id));
     // concat, not push(...): a long list spread as arguments overflows the stack.
-    derived = objectiveEvents(objectives).concat(handoffEvents(handoffs));
-  }
-  if (filter.after_seq !== undefined) {
-    const after = filter.after_seq;
-    // Derived events have no sequence: they count as seen up to the newest recorded event already seen.
-    let anchor = Number.NEGATIVE_INFINITY;
-    for (const e of recorded) if (e.seq <= after) anchor = Math.max(anchor, time(e.timestamp));
-    recorded = recorded.filter((e) => e.seq > after);
-    derived = derived.filter((e) => time(e.timestamp) > anchor);
+    derived = objectiveEvents(objectives)
+      .concat(handoffEvents(handoffs))
+      .filter((e) => !ids.has(e.id));
   }
   const keep = (e: CoordEvent) => {
     if (sinceMs !== undefined && time(e.timestamp) <= sinceMs) return false;

@@ -1,4 +1,5 @@
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
+import { type HandoffEntries, recordHandoffEntries } from './change-events.js';
 import { type CoordDeps, checkId, DOCS, newId, readDoc, updateDoc } from './documents.js';
 import { parseDuration } from './duration.js';
 import { type Handoff, type HandoffStatus, type HandoffsDoc, HandoffsDocSchema } from './schemas.js';
@@ -149,6 +150,7 @@ export async function createHandoff(deps: CoordDeps, input: HandoffCreate): Prom
   }
   refuseDuplicate(await readDoc(deps, DOCS.handoffs, HandoffsDocSchema), handoff.id);
   await deps.store.append(DOCS.handoffs, 'handoffs', handoff);
+  await recordHandoffEntries(deps.store, [{ handoff, from: 0 }]);
   return handoff;
 }
 
@@ -165,15 +167,24 @@ export async function listHandoffs(
 
 /**
  * A write of the handoffs document that also records every release a listing has been showing (after `fn`, which
- * judges its own handoff's expiry first, so a lapsed holder's heartbeat is told its claim expired).
+ * judges its own handoff's expiry first, so a lapsed holder's heartbeat is told its claim expired). Afterwards
+ * each entry the write added to a handoff's `events[]` is recorded as an event of the feed, with a sequence.
  */
-function updateHandoffs<R>(deps: CoordDeps, fn: (doc: HandoffsDoc, now: Date) => R): Promise<R> {
-  return updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
+async function updateHandoffs<R>(deps: CoordDeps, fn: (doc: HandoffsDoc, now: Date) => R): Promise<R> {
+  // `fn` may run again after a conflict: the entries of the run that was written are the ones kept.
+  let added: HandoffEntries[] = [];
+  const result = await updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
+    const before = new Map(doc.handoffs.map((h) => [h.id, h.events.length]));
     const now = deps.now();
-    const result = fn(doc, now);
+    const r = fn(doc, now);
     releaseExpired(doc, now);
-    return result;
+    added = doc.handoffs
+      .map((handoff) => ({ handoff, from: before.get(handoff.id) ?? 0 }))
+      .filter((x) => x.handoff.events.length > x.from);
+    return r;
   });
+  await recordHandoffEntries(deps.store, added);
+  return result;
 }
 
 /** Claims a handoff for `by`; a live claim of another agent is refused naming the holder. */

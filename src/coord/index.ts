@@ -5,18 +5,11 @@ export {
   requestApproval,
   resolveApproval,
 } from './approvals.js';
+export { type NewCoordEvent, recordEvent } from './change-events.js';
 export { documentListKey, normalizeAppended, normalizeDocument } from './document-shapes.js';
 export { type CoordDeps, checkId, DOCS, newId, parseDoc, readDoc, updateDoc } from './documents.js';
 export { DURATION_RULE, MAX_DURATION_MS, parseDuration } from './duration.js';
-export {
-  type EventsFilter,
-  eventsFeed,
-  handoffEvents,
-  type NewCoordEvent,
-  objectiveEvents,
-  parseSince,
-  recordEvent,
-} from './events.js';
+export { type EventsFilter, eventsFeed, handoffEvents, objectiveEvents, parseSince } from './events.js';
 export {
   eventCursor,
   type FollowedEvent,

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isInside, NotFoundError, realpathOrUndefined, ValidationError } from '../infra/index.js';
+import { recordObjectiveChange } from './change-events.js';
 import { type CoordDeps, checkId, DOCS, readDoc, updateDoc } from './documents.js';
 import {
   EDITABLE_OBJECTIVE_FIELDS,
@@ -148,7 +149,7 @@ export async function upsertObjective(
   const status =
     opts.forceStatus ?? (input.status === undefined ? undefined : parseObjectiveStatus(input.status));
   const repos = input.repos === undefined ? undefined : normalizeRepos(opts.root, input.repos);
-  return updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc) => {
+  const out = await updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc): UpsertResult => {
     const now = deps.now();
     const stamp = now.toISOString();
     const noteLines = formatNoteLines(now, input.notes ?? {});
@@ -190,6 +191,8 @@ export async function upsertObjective(
     doc.objectives.push(objective);
     return { created: true, objective };
   });
+  await recordObjectiveChange(deps.store, out.objective, out.created);
+  return out;
 }
 
 /** Checks edit field names before any read, naming the editable fields. */
@@ -272,12 +275,14 @@ export async function editObjective(
   root: string,
 ): Promise<Objective> {
   const patch = objectivePatch(changes, root);
-  return updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc) => {
+  const objective = await updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc) => {
     const o = doc.objectives.find((x) => x.id === id);
     if (!o) throw new NotFoundError(`objective '${id}' not found`, { field: 'id', value: id });
     Object.assign(o, patch, { updated_at: deps.now().toISOString() });
     return o;
   });
+  await recordObjectiveChange(deps.store, objective, false);
+  return objective;
 }
 
 export async function listObjectives(deps: CoordDeps): Promise<Objective[]> {

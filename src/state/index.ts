@@ -5,7 +5,7 @@ export {
   dynamoItem,
   loadDynamoSdk,
 } from './backends/dynamodb.js';
-export { createHttpStore, type HttpStoreOptions, parseStateUrl } from './backends/http.js';
+export { createHttpStore, type HttpStoreOptions, isRouteMissing, parseStateUrl } from './backends/http.js';
 export {
   ACL_COLLECTIONS,
   createLocalStore,

@@ -218,6 +218,12 @@ function routeMissing(status: number, err: HubError): boolean {
   return status === 404 && err.details?.field === undefined;
 }
 
+/** True when `err` is an http backend's answer that the server has no such route (see routeMissing). */
+export function isRouteMissing(err: unknown): boolean {
+  const status = (err as HubError | undefined)?.details?.remote_status;
+  return typeof status === 'number' && routeMissing(status, err as HubError);
+}
+
 function etagFrom(r: { etag: string | undefined; json: unknown }, method: string, name: string): string {
   const etag = r.etag ?? (r.json as { etag?: unknown } | undefined)?.etag;
   if (typeof etag !== 'string')
