@@ -4,7 +4,7 @@ import { createMemoryStore } from '../state/index.js';
 import { recordEvent } from './change-events.js';
 import { eventsFeed } from './events.js';
 import { followEvents } from './events-follow.js';
-import { appendSequenced, sequenced } from './events-sequence.js';
+import { appendSequenced, MAX_RECORDED_EVENTS, sequenced } from './events-sequence.js';
 
 const at = (iso: string) => () => new Date(iso);
 const T = '2026-03-01T10:00:00.123Z';
@@ -59,6 +59,44 @@ describe('event sequences', () => {
     expect(seq).toBe(42);
     expect(value.last_seq).toBe(42);
     expect(sequenced([{ seq: 7 }, {}]).events.map((e) => e.seq)).toEqual([7, 8]);
+  });
+
+  it('keeps the newest events when the document reaches its bound; the feed names the oldest it holds', async () => {
+    let doc: unknown = { events: [] };
+    for (const id of ['a', 'b', 'c', 'd', 'e'])
+      doc = appendSequenced(
+        doc,
+        { id, timestamp: T, source: 's', kind: 'K', data: {} },
+        { count: 3, bytes: 10_000 },
+      ).value;
+    const kept = doc as { events: Array<{ id: string; seq: number }>; last_seq: number };
+    expect(kept.events.map((e) => [e.id, e.seq])).toEqual([
+      ['c', 3],
+      ['d', 4],
+      ['e', 5],
+    ]);
+    expect(kept.last_seq).toBe(5);
+    const store = createMemoryStore();
+    await store.write('coord.events', doc, '""');
+    // A poller that saw up to 1 learns from first_seq that 2 was dropped before it read again.
+    const feed = await eventsFeed(store, { after_seq: 1 });
+    expect(feed).toMatchObject({ first_seq: 3, next_seq: 5 });
+    expect(feed.events.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect((await eventsFeed(createMemoryStore())).first_seq).toBeNull();
+    expect(MAX_RECORDED_EVENTS).toBe(5000);
+  });
+
+  it('keeps as many of the newest events as fit the byte bound, and always the one being recorded', () => {
+    const ev = (id: string, note: string) => ({ id, timestamp: T, source: 's', kind: 'K', data: { note } });
+    const size = JSON.stringify({ ...ev('a', 'x'.repeat(100)), seq: 1 }).length + 1;
+    let doc: unknown = { events: [] };
+    for (const id of ['a', 'b', 'c', 'd'])
+      doc = appendSequenced(doc, ev(id, 'x'.repeat(100)), { count: 100, bytes: 2 * size }).value;
+    expect((doc as { events: Array<{ id: string }> }).events.map((e) => e.id)).toEqual(['c', 'd']);
+    // One event larger than the bound on its own is still recorded, alone.
+    const big = appendSequenced(doc, ev('e', 'y'.repeat(10 * size)), { count: 100, bytes: 2 * size }).value;
+    expect(big.events).toHaveLength(1);
+    expect(big.last_seq).toBe(5);
   });
 
   it('refuses to record into a document that is not an events list, as a plain append does', () => {

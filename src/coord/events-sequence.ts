@@ -9,6 +9,27 @@ import type { CoordEvent } from './schemas.js';
  * is assigned inside the document's atomic update (or compare-and-swap), on every backend the same way.
  */
 
+/**
+ * How many recorded events `coord.events` keeps: recording the next drops the oldest. Every record rewrites the
+ * whole document (one item on DynamoDB, 400 KB compressed), and its cost grows with it; the records of truth are
+ * the objectives, handoffs and ACL documents, which keep their own history. `last_seq` survives, so a sequence is
+ * never given twice, and the feed's `first_seq` tells a poller that fell further behind what it missed.
+ */
+export const MAX_RECORDED_EVENTS = 5000;
+
+/**
+ * And how much JSON they may take together (characters): events with long notes reach it before the count. 1.5
+ * million characters of JSON compress well under DynamoDB's 400 KB item, so recording never fails for size.
+ */
+export const MAX_RECORDED_EVENT_BYTES = 1_500_000;
+
+/** The bounds of `coord.events` (lowered by tests). */
+export interface EventBounds {
+  count: number;
+  bytes: number;
+}
+const BOUNDS: EventBounds = { count: MAX_RECORDED_EVENTS, bytes: MAX_RECORDED_EVENT_BYTES };
+
 /** How often a sequenced append reloads and reapplies after a conflict (compare-and-swap backends). */
 const SEQUENCE_RETRIES = 200;
 
@@ -53,8 +74,15 @@ function uniqueId(id: unknown, events: readonly object[]): unknown {
   return `${id}~${n}`;
 }
 
-/** `coord.events` after recording `record` with the next sequence (and an id no other event has). */
-export function appendSequenced(doc: unknown, record: object): { value: Stored; seq: number; id: unknown } {
+/**
+ * `coord.events` after recording `record` with the next sequence (and an id no other event has), keeping the
+ * newest that fit the bounds (MAX_RECORDED_EVENTS, MAX_RECORDED_EVENT_BYTES).
+ */
+export function appendSequenced(
+  doc: unknown,
+  record: object,
+  bounds: EventBounds = BOUNDS,
+): { value: Stored; seq: number; id: unknown } {
   // What a plain append refuses (a document that is not an object, `events` that is not a list) stays refused.
   const cur = appendItem(DOCS.events, doc, 'events', null) as Stored;
   const list = (cur.events as object[]).slice(0, -1);
@@ -62,7 +90,18 @@ export function appendSequenced(doc: unknown, record: object): { value: Stored; 
   const seq = last + 1;
   const id = uniqueId((record as { id?: unknown }).id, list);
   const item = id === undefined ? { ...record, seq } : { ...record, id, seq };
-  return { value: { ...cur, events: [...events, item], last_seq: seq }, seq, id };
+  const all = [...events, item];
+  // The newest events that fit both bounds (the one being recorded always stays).
+  let from = Math.max(0, all.length - bounds.count);
+  let bytes = 0;
+  for (let i = all.length - 1; i >= from; i--) {
+    bytes += JSON.stringify(all[i]).length + 1;
+    if (bytes > bounds.bytes && i < all.length - 1) {
+      from = i + 1;
+      break;
+    }
+  }
+  return { value: { ...cur, events: from > 0 ? all.slice(from) : all, last_seq: seq }, seq, id };
 }
 
 /**

@@ -87,6 +87,7 @@ export async function eventsFeed(
   const sinceMs = filter.since === undefined ? undefined : parseSince(filter.since);
   const doc = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value);
   let recorded = sequenced(doc.events, doc.last_seq).events;
+  const firstSeq = recorded.reduce<number | null>((m, e) => (m === null || e.seq < m ? e.seq : m), null);
   let derived: CoordEvent[] = [];
   if (filter.after_seq !== undefined) {
     const after = filter.after_seq;
@@ -130,6 +131,7 @@ export async function eventsFeed(
     since: filter.since ?? null,
     next_cursor: newest?.timestamp ?? filter.since ?? null,
     next_seq: lastSeq ?? null,
+    first_seq: firstSeq,
     events,
   };
 }

@@ -122,5 +122,10 @@ export interface EventsFeed {
   next_cursor: string | null;
   /** The highest `seq` returned (else the `after_seq` given, else null): pass it back as `after_seq`. */
   next_seq: number | null;
+  /**
+   * The oldest sequence the document still holds (null when it holds none): a poller whose `after_seq` is below
+   * `first_seq - 1` missed the events in between, dropped when the document reached its size bound.
+   */
+  first_seq: number | null;
   events: CoordEvent[];
 }

@@ -86,6 +86,14 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ b: [1, { d: null, c: ' x ' }], a: true })).toBe(
       '{"a":true,"b":[1,{"c":" x ","d":null}]}',
     );
+    // Array-index keys are enumerated in numeric order whatever the insertion order: still sorted as strings.
+    expect(canonicalJson({ a: { b: 1, '10': 2, '2': 3, '0': 4 }, z: [{ '9': 0, '10': 1 }] })).toBe(
+      '{"a":{"0":4,"10":2,"2":3,"b":1},"z":[{"10":1,"9":0}]}',
+    );
+    // A `__proto__` key (JSON.parse makes it an own property) stays a key of the sorted copy.
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"y":2,"x":1}}'))).toBe(
+      '{"__proto__":{"x":1,"y":2},"b":1}',
+    );
   });
 
   it('gives an ETag of `"` + SHA-256 hex of the UTF-8 canonical text + `"`', () => {

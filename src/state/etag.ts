@@ -36,11 +36,50 @@ function recursive(value: unknown, depth: number): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${recursive(obj[k], depth + 1)}`).join(',')}}`;
 }
 
+/** Set by sortKeys when an object has a key that is an array index: its own order cannot be chosen. */
+let indexKey = false;
+
 /**
- * Canonical JSON: object keys sorted, no whitespace; arrays keep their order. A document of any depth (one
- * written by an older build, say) gets its ETag: past RECURSION_DEPTH the walk goes on without recursion.
+ * JSON.stringify's replacer that gives each object its keys sorted: objects already sorted as they are, others as
+ * a sorted copy (null prototype, so a `__proto__` key stays a key). An object with an array-index key ("2", "10")
+ * is enumerated in numeric order whatever its insertion order, so it is flagged and the whole value goes the
+ * written-out way.
+ */
+function sortKeys(_key: string, v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const c = k.charCodeAt(0);
+    if (c >= 48 && c <= 57 && INDEX_RE.test(k)) indexKey = true;
+    if (i > 0 && keys[i - 1]! > k) sorted = false;
+  }
+  if (sorted || indexKey) return v;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of keys.sort()) out[k] = obj[k];
+  return out;
+}
+
+const INDEX_RE = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * Canonical JSON: object keys sorted, no whitespace; arrays keep their order. Native JSON.stringify with a
+ * key-sorting replacer (about twice as fast as writing it out: every write hashes its whole document); a value
+ * with an array-index key, or too deep for the native writer, is written out, and past RECURSION_DEPTH without
+ * recursion, so a document of any depth (one written by an older build, say) gets its ETag.
  */
 export function canonicalJson(value: unknown): string {
+  if (value !== null && typeof value === 'object') {
+    indexKey = false;
+    try {
+      const text = JSON.stringify(value, sortKeys);
+      if (!indexKey) return text;
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+    }
+  }
   return recursive(value, 0);
 }
 
