@@ -25,6 +25,7 @@ import {
   type UpdateResult,
   type Versioned,
 } from '../store.js';
+import { createEtagMemo } from './etag-memo.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -37,6 +38,13 @@ export const DERIVED_EVENTS_DOCUMENT = 'events';
  * ago could change again without its timestamp moving, so `version` gives no token for it (as git's "racy clean").
  */
 const RACY_MS = 2_000;
+
+/** A document as read: its parsed value and the text it was parsed from (both undefined when absent). */
+interface Loaded {
+  value: unknown;
+  text: string | undefined;
+}
+const ABSENT: Loaded = { value: undefined, text: undefined };
 
 /** A lock-free read met an unparsable file; the read retries under the lock, which quarantines it. */
 class CorruptDocument extends Error {}
@@ -95,11 +103,11 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
    * Reads a document. A corrupt file is reported; only a caller holding the lock (`quarantine`) moves it aside
    * (kept, never overwritten), so a lock-free reader can never move away a valid file written meanwhile.
    */
-  const load = (name: string, quarantine: boolean): unknown => {
+  const load = (name: string, quarantine: boolean): Loaded => {
     const real = realDir();
     const file = join(real, fileOf(name));
     // No state folder yet: no document (the bounded read below confines itself to a folder that exists).
-    if (!existsSync(real)) return undefined;
+    if (!existsSync(real)) return ABSENT;
     // Regular files only, never blocking, bounded on the bytes read: a FIFO or /dev/zero in its place is refused.
     const got = tryReadFileBounded(file, {
       maxBytes: MAX_DOCUMENT_FILE_BYTES,
@@ -107,7 +115,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       rootName: 'the state folder',
     });
     if (!got.ok) {
-      if (got.rule === 'exists') return undefined;
+      if (got.rule === 'exists') return ABSENT;
       throw new RefusedError(
         `state document '${name}' at ${file} cannot be read: ${got.reason}; move it aside`,
         {
@@ -119,7 +127,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     }
     const text = got.bytes.toString('utf8');
     try {
-      return JSON.parse(text);
+      return { value: JSON.parse(text), text };
     } catch (err) {
       if (!quarantine) throw new CorruptDocument();
       const stamp = now().toISOString().replace(/[:.]/g, '-');
@@ -168,46 +176,52 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
-  const persist = (name: string, value: unknown) =>
-    writeFileAtomicSync(join(realDir(), fileOf(name)), `${JSON.stringify(value)}\n`);
+  const persist = (name: string, value: unknown, etag = etagOf(value)!): string => {
+    const text = `${JSON.stringify(value)}\n`;
+    writeFileAtomicSync(join(realDir(), fileOf(name)), text);
+    etags.remember(name, text, etag);
+    return etag;
+  };
+  const etags = createEtagMemo();
+  const etagOfLoaded = (name: string, got: Loaded) =>
+    got.text === undefined ? undefined : etags.etagOf(name, got.text, got.value);
 
   return {
     backend: 'local',
     async read<T>(name: string): Promise<Versioned<T>> {
-      let value: T | undefined;
+      let got: Loaded;
       try {
-        value = load(name, false) as T | undefined;
+        got = load(name, false);
       } catch (err) {
         if (!(err instanceof CorruptDocument)) throw err;
-        value = (await locked(name, () => load(name, true))) as T | undefined;
+        got = await locked(name, () => load(name, true));
       }
-      return { value, etag: etagOf(value) };
+      return { value: got.value as T | undefined, etag: etagOfLoaded(name, got) };
     },
     async write(name, value, ifMatch) {
       refuseDerived(name);
       assertDocument(name, value);
       return locked(name, () => {
-        const current = etagOf(load(name, true)) ?? EMPTY_ETAG;
+        const current = etagOfLoaded(name, load(name, true)) ?? EMPTY_ETAG;
         if (ifMatch !== current) {
           throw new StateConflictError(
             `document '${name}' changed since it was read (If-Match ${ifMatch}, now ${current})`,
             { document: name },
           );
         }
-        persist(name, value);
-        return etagOf(value)!;
+        return persist(name, value);
       });
     },
     async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
       refuseDerived(name);
       // Read, apply and write under the one lock: writers of other processes wait here instead of conflicting.
       return locked(name, async () => {
-        const current = load(name, true) as T | undefined;
-        const before = etagOf(current);
-        const { value, result } = await fn(current);
+        const got = load(name, true);
+        const before = etagOfLoaded(name, got);
+        const { value, result } = await fn(got.value as T | undefined);
         assertDocument(name, value);
         const etag = etagOf(value)!;
-        if (etag !== before) persist(name, value);
+        if (etag !== before) persist(name, value, etag);
         return { result, etag, value };
       });
     },
@@ -250,9 +264,8 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     async append(name, key, item) {
       refuseDerived(name);
       return locked(name, () => {
-        const next = appendItem(name, load(name, true), key, item);
-        persist(name, next);
-        return etagOf(next)!;
+        const next = appendItem(name, load(name, true).value, key, item);
+        return persist(name, next);
       });
     },
   };
