@@ -268,6 +268,23 @@ describe('mongodb backend without a server', () => {
     expect((err as HubError).details).toMatchObject({ rule: 'mongodb_document_size' });
   });
 
+  it('refuses to write, append or update the derived `events` name without connecting, as every backend does', async () => {
+    const store = open();
+    for (const attempt of [
+      store.write('events', { events: [] }, '""'),
+      store.append('events', 'events', { id: 'e' }),
+      store.update!('events', () => ({ value: { events: [] }, result: 0 })),
+    ]) {
+      const err = await attempt.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RefusedError);
+      expect((err as RefusedError).message).toContain("write 'coord.events'");
+    }
+    await store.close?.();
+  });
+
   it('describe() says unreachable instead of throwing', async () => {
     const store = open();
     const d = await store.describe();

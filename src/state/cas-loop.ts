@@ -1,6 +1,16 @@
 import { StateConflictError } from '../infra/index.js';
 import { EMPTY_ETAG } from './etag.js';
-import { assertDocument, backoffMs } from './store.js';
+import { checkStoreDocumentName } from './remote-routes.js';
+import {
+  appendItem,
+  assertDocument,
+  backoffMs,
+  type DocumentStore,
+  refuseDerivedEvents,
+  type UpdateFn,
+  type UpdateResult,
+  type Versioned,
+} from './store.js';
 
 const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -39,4 +49,41 @@ export async function casLoop<R, E extends { etag: string }>(
     }
   }
   throw last;
+}
+
+/**
+ * `read`, `write`, `append` and `update` of a backend with conditional writes (DynamoDB, MongoDB), built once on
+ * its CasPort: names checked, the derived events name refused and empty documents refused before any request.
+ */
+export function casDocuments<E extends { etag: string }>(
+  port: CasPort<E>,
+): Pick<DocumentStore, 'read' | 'write' | 'append'> & Required<Pick<DocumentStore, 'update'>> {
+  const writable = (name: string) => {
+    checkStoreDocumentName(name);
+    refuseDerivedEvents(name);
+  };
+  return {
+    async read<T>(name: string): Promise<Versioned<T>> {
+      const got = await port.read(checkStoreDocumentName(name));
+      return got ? { value: got.value as T, etag: got.etag } : { value: undefined, etag: undefined };
+    },
+    async write(name, value, ifMatch) {
+      writable(name);
+      assertDocument(name, value);
+      return port.write(name, value, ifMatch, port.encode(name, value));
+    },
+    async append(name, key, item) {
+      writable(name);
+      const out = await casLoop(port, name, async (cur) => ({
+        value: appendItem(name, cur, key, item),
+        result: undefined,
+      }));
+      return out.etag;
+    },
+    async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
+      writable(name);
+      const out = await casLoop(port, name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
+      return out as UpdateResult<T, R>;
+    },
+  };
 }

@@ -168,3 +168,15 @@ export function assertDocument(name: string, value: unknown): void {
       rule: 'document_present',
     });
 }
+
+/** The events document derived from objectives and handoffs; only `coord.events` may be written. */
+export const DERIVED_EVENTS_DOCUMENT = 'events';
+
+/** Refuses a write of the derived events name, on every backend (the HTTP routes say so whatever the backend). */
+export function refuseDerivedEvents(name: string): void {
+  if (name === DERIVED_EVENTS_DOCUMENT)
+    throw new RefusedError(
+      `'${name}' is derived from objectives and handoffs and cannot be written; write 'coord.events'`,
+      { document: name },
+    );
+}

@@ -1,19 +1,9 @@
 import type * as Ddb from '@aws-sdk/client-dynamodb';
-import { RefusedError } from '../../infra/index.js';
 import { redactUrlSecrets } from '../../model/index.js';
-import { type CasPort, casLoop } from '../cas-loop.js';
+import { type CasPort, casDocuments } from '../cas-loop.js';
 import { EMPTY_ETAG } from '../etag.js';
-import { checkCollectionName, checkStoreDocumentName, DOCUMENT_NAME_RE } from '../remote-routes.js';
-import {
-  appendItem,
-  assertDocument,
-  type DocumentStore,
-  type StoreDescription,
-  type StoreInit,
-  type UpdateFn,
-  type UpdateResult,
-  type Versioned,
-} from '../store.js';
+import { checkCollectionName, DOCUMENT_NAME_RE } from '../remote-routes.js';
+import type { DocumentStore, StoreDescription, StoreInit } from '../store.js';
 import { type DynamoTarget, mapDynamoError } from './dynamodb-errors.js';
 import {
   DOC_PREFIX,
@@ -26,7 +16,6 @@ import {
   sortKey,
 } from './dynamodb-item.js';
 import { createDynamoTable, describeDynamoTable } from './dynamodb-table.js';
-import { DERIVED_EVENTS_DOCUMENT } from './local.js';
 
 export const DEFAULT_DYNAMODB_TABLE = 'hub_state';
 
@@ -120,21 +109,12 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     );
     return out.Item ? decodeDocument(name, out.Item) : undefined;
   };
-  /** Conditional put: the stored ETag must be `ifMatch` (`""`: no item yet). */
+  /** Conditional put of an encoded document: the stored ETag must be `ifMatch` (`""`: no item yet). */
   const put = async (
     name: string,
-    value: unknown,
     ifMatch: string,
-    encoded?: ReturnType<typeof encodeDocument>,
+    { item, etag }: ReturnType<typeof encodeDocument>,
   ): Promise<string> => {
-    // As on the local backend (and documented for the HTTP routes): the events feed's derived name is not a document.
-    if (name === DERIVED_EVENTS_DOCUMENT)
-      throw new RefusedError(
-        `'${name}' is derived from objectives and handoffs and cannot be written; write 'coord.events'`,
-        { document: name },
-      );
-    assertDocument(name, value);
-    const { item, etag } = encoded ?? encodeDocument(pk, name, value);
     const first = ifMatch === EMPTY_ETAG;
     await send(
       'PutItem',
@@ -154,7 +134,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     maxAttempts,
     read: get,
     encode: (name, value) => encodeDocument(pk, name, value),
-    write: (name, value, ifMatch, next) => put(name, value, ifMatch, next),
+    write: (name, _value, ifMatch, next) => put(name, ifMatch, next),
   };
 
   const listPrefix = async (prefix: string): Promise<string[]> => {
@@ -183,26 +163,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
 
   const store: DocumentStore = {
     backend: 'dynamodb',
-    async read<T>(name: string): Promise<Versioned<T>> {
-      const got = await get(checkStoreDocumentName(name));
-      return got ? { value: got.value as T, etag: got.etag } : { value: undefined, etag: undefined };
-    },
-    async write(name, value, ifMatch) {
-      return put(checkStoreDocumentName(name), value, ifMatch);
-    },
-    async append(name, key, item) {
-      checkStoreDocumentName(name);
-      const out = await casLoop(cas, name, async (cur) => ({
-        value: appendItem(name, cur, key, item),
-        result: undefined,
-      }));
-      return out.etag;
-    },
-    async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
-      checkStoreDocumentName(name);
-      const out = await casLoop(cas, name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
-      return out as UpdateResult<T, R>;
-    },
+    ...casDocuments(cas),
     async list(collection) {
       return listPrefix(`${DOC_PREFIX}${checkCollectionName(collection)}/`);
     },

@@ -21,6 +21,7 @@ import {
   appendItem,
   assertDocument,
   type DocumentStore,
+  refuseDerivedEvents,
   type UpdateFn,
   type UpdateResult,
   type Versioned,
@@ -30,8 +31,7 @@ import { createEtagMemo } from './etag-memo.js';
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
 
-/** The events document derived from objectives and handoffs; only `coord.events` may be written. */
-export const DERIVED_EVENTS_DOCUMENT = 'events';
+export { DERIVED_EVENTS_DOCUMENT } from '../store.js';
 
 /**
  * File timestamps are coarse (a clock tick, or a second on some filesystems): a file modified less than this long
@@ -167,13 +167,6 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       release();
     }
   };
-  const refuseDerived = (name: string) => {
-    if (name === DERIVED_EVENTS_DOCUMENT)
-      throw new RefusedError(
-        `'${name}' is derived from objectives and handoffs and cannot be written; write 'coord.events'`,
-        { document: name },
-      );
-  };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
   const persist = (name: string, value: unknown, etag = etagOf(value)!): string => {
@@ -199,7 +192,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       return { value: got.value as T | undefined, etag: etagOfLoaded(name, got) };
     },
     async write(name, value, ifMatch) {
-      refuseDerived(name);
+      refuseDerivedEvents(name);
       assertDocument(name, value);
       return locked(name, () => {
         const current = etagOfLoaded(name, load(name, true)) ?? EMPTY_ETAG;
@@ -213,7 +206,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       });
     },
     async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
-      refuseDerived(name);
+      refuseDerivedEvents(name);
       // Read, apply and write under the one lock: writers of other processes wait here instead of conflicting.
       return locked(name, async () => {
         const got = load(name, true);
@@ -262,7 +255,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     },
     async append(name, key, item) {
-      refuseDerived(name);
+      refuseDerivedEvents(name);
       return locked(name, () => {
         const next = appendItem(name, load(name, true).value, key, item);
         return persist(name, next);

@@ -1,16 +1,9 @@
 import type * as Mongo from 'mongodb';
 import { StateConflictError } from '../../infra/index.js';
-import { type CasPort, casLoop } from '../cas-loop.js';
+import { type CasPort, casDocuments } from '../cas-loop.js';
 import { EMPTY_ETAG } from '../etag.js';
-import { checkCollectionName, checkStoreDocumentName, DOCUMENT_NAME_RE } from '../remote-routes.js';
-import {
-  appendItem,
-  assertDocument,
-  type DocumentStore,
-  type UpdateFn,
-  type UpdateResult,
-  type Versioned,
-} from '../store.js';
+import { checkCollectionName, DOCUMENT_NAME_RE } from '../remote-routes.js';
+import type { DocumentStore } from '../store.js';
 import type { MongoTarget } from './mongodb-config.js';
 import { MONGO_CODES, mapMongoError } from './mongodb-errors.js';
 import { decodeRecord, encodeRecord, type MongoRecord, recordId } from './mongodb-record.js';
@@ -135,9 +128,11 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
     );
 
   /** Insert when `ifMatch` is `""` (duplicate key: someone was first), else update filtered on the ETag. */
-  const put = async (name: string, value: unknown, ifMatch: string): Promise<string> => {
-    assertDocument(name, value);
-    const { record, etag } = encodeRecord(id(name), value);
+  const put = async (
+    name: string,
+    ifMatch: string,
+    { record, etag }: ReturnType<typeof encodeRecord>,
+  ): Promise<string> => {
     if (ifMatch === EMPTY_ETAG) {
       await run('insert', (coll) => coll.insertOne(record), name);
       return etag;
@@ -162,7 +157,7 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
     maxAttempts,
     read: get,
     encode: (name, value) => encodeRecord(id(name), value),
-    write: (name, value, ifMatch) => put(name, value, ifMatch),
+    write: (name, _value, ifMatch, next) => put(name, ifMatch, next),
   };
 
   /** Names of this org and workspace's documents in [from, to), sorted (served by the scope index). */
@@ -183,24 +178,7 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
 
   return {
     backend: 'mongodb',
-    async read<T>(name: string): Promise<Versioned<T>> {
-      const got = await get(checkStoreDocumentName(name));
-      return got ? { value: got.value as T, etag: got.etag } : { value: undefined, etag: undefined };
-    },
-    write: (name, value, ifMatch) => put(checkStoreDocumentName(name), value, ifMatch),
-    async append(name, key, item) {
-      checkStoreDocumentName(name);
-      const out = await casLoop(cas, name, async (cur) => ({
-        value: appendItem(name, cur, key, item),
-        result: undefined,
-      }));
-      return out.etag;
-    },
-    async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
-      checkStoreDocumentName(name);
-      const out = await casLoop(cas, name, async (cur) => fn(cur === undefined ? undefined : (cur as T)));
-      return out as UpdateResult<T, R>;
-    },
+    ...casDocuments(cas),
     // '/' is 0x2f and '0' 0x30: every `collection/...` name sorts in [collection/, collection0).
     list: (collection) => listRange(`${checkCollectionName(collection)}/`, `${collection}0`),
     listAll: () => listRange('', undefined),
