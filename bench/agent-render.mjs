@@ -7,8 +7,8 @@
 // --quick: 1 repeat, 1 run, no warm-up).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { importSrc } from './lib/bundle.mjs';
 import {
   createTempDir,
   hubCase,
@@ -33,28 +33,12 @@ const RUNS = Number(values.runs);
 const BUNDLED = join(ROOT, 'templates', 'agents');
 
 async function bundle() {
-  const { build } = await import('esbuild');
   // Beside node_modules: the model room loads `yaml` with require() at run time, resolved from the bundle's folder.
   const outfile = join(ROOT, 'node_modules', '.cache', `hub-bench-agent-render-${process.pid}.mjs`);
-  await build({
-    stdin: {
-      contents:
-        "export { listTemplates, renderTemplate, resolveTemplate, VENDOR_IDS, VENDORS } from './src/agents/index.ts';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __hubRequire } from 'node:module'; const require = __hubRequire(import.meta.url);",
-    },
-  });
   try {
-    return await import(pathToFileURL(outfile).href);
+    return await importSrc(outfile, [
+      "export { listTemplates, renderTemplate, resolveTemplate, VENDOR_IDS, VENDORS } from './src/agents/index.ts';",
+    ]);
   } finally {
     rmSync(outfile, { force: true });
   }

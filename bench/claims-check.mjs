@@ -10,16 +10,15 @@
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
+import { importSrc } from './lib/bundle.mjs';
 import {
   createTempDir,
   hubCase,
   median,
   progress,
   QUICK,
-  ROOT,
   round,
   runBench,
   timeInterleaved,
@@ -36,29 +35,11 @@ const N = Number(values.claims);
 const RUNS = Number(values.runs);
 
 async function bundle(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'acl.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { checkClaims, ClaimsDocSchema, claimsDocument } from './src/acl/index.ts';",
-        "export { clearGlobCache } from './src/acl/glob/index.ts';",
-        "export { createLocalStore } from './src/state/index.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __hubRequire } from 'node:module'; const require = __hubRequire(import.meta.url);",
-    },
-  });
-  return import(pathToFileURL(outfile).href);
+  return importSrc(join(dir, 'acl.mjs'), [
+    "export { checkClaims, ClaimsDocSchema, claimsDocument } from './src/acl/index.ts';",
+    "export { clearGlobCache } from './src/acl/glob/index.ts';",
+    "export { createLocalStore } from './src/state/index.ts';",
+  ]);
 }
 
 const SHAPES = {

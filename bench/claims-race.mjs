@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
+import { bundleSrc } from './lib/bundle.mjs';
 import { createTempDir, HUB_BIN, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -22,30 +23,12 @@ const patternsOf = (r, i) => [i % 2 === 0 ? `race${r}/**` : `race${r}/*${i}*/**`
 
 /** Under node_modules/.cache, where the bundle's lazy require('yaml') resolves. */
 async function bundle() {
-  const { build } = await import('esbuild');
-  const outfile = join(ROOT, 'node_modules', '.cache', `hub-bench-claims-race-${process.pid}.mjs`);
-  await build({
-    stdin: {
-      contents: [
-        "export { declareClaim, ClaimsDocSchema, claimsDocument, isLive } from './src/acl/index.ts';",
-        "export { createLocalStore, createMemoryStore } from './src/state/index.ts';",
-        "export { createContext, invoke } from './src/ops/index.ts';",
-        "export { claimDeclare } from './src/ops/claim-ops.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __hubRequire } from 'node:module'; const require = __hubRequire(import.meta.url);",
-    },
-  });
-  return outfile;
+  return bundleSrc(join(ROOT, 'node_modules', '.cache', `hub-bench-claims-race-${process.pid}.mjs`), [
+    "export { declareClaim, ClaimsDocSchema, claimsDocument, isLive } from './src/acl/index.ts';",
+    "export { createLocalStore, createMemoryStore } from './src/state/index.ts';",
+    "export { createContext, invoke } from './src/ops/index.ts';",
+    "export { claimDeclare } from './src/ops/claim-ops.ts';",
+  ]);
 }
 
 if (process.argv[2] === '--worker') await worker(process.argv.slice(3));

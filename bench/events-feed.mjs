@@ -8,9 +8,9 @@
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
+import { importSrc } from './lib/bundle.mjs';
+import { createTempDir, median, progress, QUICK, round, runBench } from './lib/measure.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,28 +24,10 @@ const POLLS = Number(values.polls);
 const WRITERS = 8;
 
 async function bundle(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'events.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { createLocalStore, createMemoryStore } from './src/state/index.ts';",
-        "export { eventsFeed, recordEvent, upsertObjective } from './src/coord/index.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-  });
-  return import(pathToFileURL(outfile).href);
+  return importSrc(join(dir, 'events.mjs'), [
+    "export { createLocalStore, createMemoryStore } from './src/state/index.ts';",
+    "export { eventsFeed, recordEvent, upsertObjective } from './src/coord/index.ts';",
+  ]);
 }
 
 const event = (w, i) => ({

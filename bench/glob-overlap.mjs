@@ -9,30 +9,13 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, QUICK, ROOT, round } from './lib/measure.mjs';
+import { bundleSrc } from './lib/bundle.mjs';
+import { createTempDir, median, progress, QUICK, round } from './lib/measure.mjs';
 
 async function bundleGlob(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'glob.mjs');
-  await build({
-    stdin: {
-      contents:
-        "export { clearGlobCache, compileGlob, compiledOverlap, globsOverlap } from './src/acl/glob/index.ts';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    // picomatch is CommonJS: give the ESM bundle a require() it can call.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-  });
-  return outfile;
+  return bundleSrc(join(dir, 'glob.mjs'), [
+    "export { clearGlobCache, compileGlob, compiledOverlap, globsOverlap } from './src/acl/glob/index.ts';",
+  ]);
 }
 
 /** mulberry32: a small seeded PRNG, so every run measures the same patterns. */

@@ -5,9 +5,9 @@
 // build needed; --quick: 20 budgets over the demo and generated workspaces of 20 and 50 repositories)
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
+import { importSrc } from './lib/bundle.mjs';
 import { generateWorkspace } from './lib/generate.mjs';
 import { createTempDir, progress, QUICK, ROOT, round, runBench } from './lib/measure.mjs';
 
@@ -21,34 +21,17 @@ const { values } = parseArgs({
 const BUDGETS = Number(values.budgets);
 
 async function bundle() {
-  const { build } = await import('esbuild');
   // Beside node_modules: the model room loads `yaml` with require() at run time, resolved from the bundle's folder
   // (from a temp folder it is not found).
   const outfile = join(ROOT, 'node_modules', '.cache', `hub-bench-max-tokens-${process.pid}.mjs`);
-  await build({
-    stdin: {
-      contents: [
-        "export { assemblePack, buildRepoCards, buildWorkspaceMap, compactDigest, loadTokenCounter, openCommitCache, serialize } from './src/context/index.ts';",
-        "export { Catalog } from './src/catalog/index.ts';",
-        "export { readManifestFile } from './src/model/index.ts';",
-        "export { sessionDigest } from './src/coord/index.ts';",
-        "export { createMemoryStore } from './src/state/index.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
-    },
-  });
   try {
-    return await import(pathToFileURL(outfile).href);
+    return await importSrc(outfile, [
+      "export { assemblePack, buildRepoCards, buildWorkspaceMap, compactDigest, loadTokenCounter, openCommitCache, serialize } from './src/context/index.ts';",
+      "export { Catalog } from './src/catalog/index.ts';",
+      "export { readManifestFile } from './src/model/index.ts';",
+      "export { sessionDigest } from './src/coord/index.ts';",
+      "export { createMemoryStore } from './src/state/index.ts';",
+    ]);
   } finally {
     rmSync(outfile, { force: true });
   }

@@ -7,16 +7,15 @@
 // (stdout: exactly one JSON object; progress on stderr).
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
+import { importSrc } from './lib/bundle.mjs';
 import {
   createTempDir,
   hubCase,
   median,
   progress,
   QUICK,
-  ROOT,
   round,
   runBench,
   timeInterleaved,
@@ -35,28 +34,10 @@ const RUNS = Number(values.runs);
 const REPEAT = Number(values.repeat);
 
 async function bundle(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'runs.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { ClassesDocSchema, CLASSES_DOCUMENT, listRuns, pageRuns, readClasses, routeQuery, runIds, runDocument } from './src/runs/index.ts';",
-        "export { createLocalStore } from './src/state/index.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __hubRequire } from 'node:module'; const require = __hubRequire(import.meta.url);",
-    },
-  });
-  return import(pathToFileURL(outfile).href);
+  return importSrc(join(dir, 'runs.mjs'), [
+    "export { ClassesDocSchema, CLASSES_DOCUMENT, listRuns, pageRuns, readClasses, routeQuery, runIds, runDocument } from './src/runs/index.ts';",
+    "export { createLocalStore } from './src/state/index.ts';",
+  ]);
 }
 
 const VERBS = ['fix', 'update', 'bump', 'add', 'remove', 'migrate', 'rename', 'document', 'test', 'deploy'];

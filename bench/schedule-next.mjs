@@ -11,16 +11,15 @@
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDemo } from '../examples/demo-workspace.mjs';
+import { importSrc } from './lib/bundle.mjs';
 import {
   createTempDir,
   hubCase,
   median,
   progress,
   QUICK,
-  ROOT,
   round,
   runBench,
   timeInterleaved,
@@ -47,29 +46,11 @@ const REPOS = [
 ];
 
 async function bundle(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'tasks.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { checkAcyclic, checkGraphLimits, checkKnownDependencies, findCycle, refreshReady, TaskGraphDocSchema } from './src/taskgraph/index.ts';",
-        "export { scheduleNext } from './src/schedule/index.ts';",
-        "export { createLocalStore } from './src/state/index.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __hubRequire } from 'node:module'; const require = __hubRequire(import.meta.url);",
-    },
-  });
-  return import(pathToFileURL(outfile).href);
+  return importSrc(join(dir, 'tasks.mjs'), [
+    "export { checkAcyclic, checkGraphLimits, checkKnownDependencies, findCycle, refreshReady, TaskGraphDocSchema } from './src/taskgraph/index.ts';",
+    "export { scheduleNext } from './src/schedule/index.ts';",
+    "export { createLocalStore } from './src/state/index.ts';",
+  ]);
 }
 
 /** A small deterministic generator (mulberry32), so every run builds the same graphs. */

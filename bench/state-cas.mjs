@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, median, progress, QUICK, ROOT } from './lib/measure.mjs';
+import { bundleSrc } from './lib/bundle.mjs';
+import { createTempDir, median, progress, QUICK } from './lib/measure.mjs';
 
 const DOC = 'bench.counter';
 const SELF = fileURLToPath(import.meta.url);
@@ -41,29 +42,10 @@ async function worker([bundle, dir, count]) {
 }
 
 async function bundleState(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'state.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { createLocalStore, updateDocument } from './src/state/index.ts';",
-        "export { writeFileAtomicSync } from './src/infra/atomic-file.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    // yaml (pulled in through the config model) is CommonJS: give the ESM bundle a require() it can call.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-  });
-  return outfile;
+  return bundleSrc(join(dir, 'state.mjs'), [
+    "export { createLocalStore, updateDocument } from './src/state/index.ts';",
+    "export { writeFileAtomicSync } from './src/infra/atomic-file.ts';",
+  ]);
 }
 
 /** `processes` workers start together on one document; returns total successful updates per second. */

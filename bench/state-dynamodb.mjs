@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTempDir, HUB_BIN, progress, QUICK, ROOT, runBench } from './lib/measure.mjs';
+import { bundleSrc } from './lib/bundle.mjs';
+import { createTempDir, HUB_BIN, progress, QUICK, runBench } from './lib/measure.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const CREDENTIALS = { accessKeyId: 'bench', secretAccessKey: 'bench-secret' };
@@ -110,28 +111,14 @@ async function startChild(args, env, pattern) {
 }
 
 async function bundleState(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'state.mjs');
-  await build({
-    stdin: {
-      contents:
-        "export { createDynamoStore, createHttpStore, createLocalStore, dynamoItem, loadDynamoSdk } from './src/state/index.ts';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    // The AWS SDK is bundled in too: hub's store and the raw baseline use this one copy.
-    external: ['yaml'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-  });
-  return outfile;
+  // The AWS SDK is bundled in too: hub's store and the raw baseline use this one copy.
+  return bundleSrc(
+    join(dir, 'state.mjs'),
+    [
+      "export { createDynamoStore, createHttpStore, createLocalStore, dynamoItem, loadDynamoSdk } from './src/state/index.ts';",
+    ],
+    { external: ['yaml'] },
+  );
 }
 
 /** ops/s of `count` sequential calls of `step(i)` (after a warm-up of 20). */

@@ -9,8 +9,8 @@
 // more untimed run of each CLI case).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { importSrc } from './lib/bundle.mjs';
 import {
   createTempDir,
   hubCase,
@@ -38,30 +38,13 @@ const RUNS = Number(values.runs);
 const PER_PROJECT = 100;
 
 async function bundle() {
-  const { build } = await import('esbuild');
   const outfile = join(ROOT, 'node_modules', '.cache', `hub-bench-workspace-graph-${process.pid}.mjs`);
-  await build({
-    stdin: {
-      contents: [
-        "export { buildWorkspaceGraph, packageFileKind } from './src/graph/index.ts';",
-        "export { Catalog, checkoutsOf } from './src/catalog/index.ts';",
-        "export { readManifestFile } from './src/model/index.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: {
-      js: "import { createRequire as __hubRequire } from 'node:module'; const require = __hubRequire(import.meta.url);",
-    },
-  });
   try {
-    return await import(pathToFileURL(outfile).href);
+    return await importSrc(outfile, [
+      "export { buildWorkspaceGraph, packageFileKind } from './src/graph/index.ts';",
+      "export { Catalog, checkoutsOf } from './src/catalog/index.ts';",
+      "export { readManifestFile } from './src/model/index.ts';",
+    ]);
   } finally {
     rmSync(outfile, { force: true });
   }
