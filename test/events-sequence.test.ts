@@ -176,6 +176,28 @@ describe('events feed by sequence, 8 concurrent writers and a poller', () => {
       expectChangesOnceInOrder(seen.map((e) => ({ ...e, seq: e.seq! - before })));
     });
 
+    it('pages the feed with ?limit=, and refuses a limit out of range naming the field and the rule', async () => {
+      const store = createHttpStore({ url: srv.base, timeoutMs: 10_000 });
+      const before = (await call(srv.base, 'GET', '/v3/ops/events')).json.next_seq ?? 0;
+      for (const kind of ['P1', 'P2', 'P3', 'P4']) await recordEvent(store, { source: 's', kind });
+      const page = await call(srv.base, 'GET', `/v3/ops/events?after_seq=${before}&limit=3`);
+      expect(page.status).toBe(200);
+      expect(page.json.events.map((e: CoordEvent) => e.kind)).toEqual(['P1', 'P2', 'P3']);
+      expect(page.json).toMatchObject({ truncated: true, next_seq: before + 3 });
+      const rest = await call(srv.base, 'GET', `/v3/ops/events?after_seq=${before + 3}&limit=3`);
+      expect(rest.json).toMatchObject({ truncated: false, events: [{ kind: 'P4' }] });
+      for (const [bad, rule] of [
+        ['0', 'too_small'],
+        ['5001', 'too_big'],
+        ['x', 'invalid_type'],
+      ]) {
+        const r = await call(srv.base, 'GET', `/v3/ops/events?limit=${bad}`);
+        expect(r.status, bad).toBe(400);
+        expect(r.json.error.message).toMatch(/^limit: must be/);
+        expect(r.json.error.details.issues[0]).toMatchObject({ field: 'limit', rule });
+      }
+    });
+
     it('an item appended through the generic route gets the next sequence; a seq the client sent is replaced', async () => {
       const before = (await call(srv.base, 'GET', '/v3/ops/events')).json.next_seq as number;
       const r = await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', {

@@ -99,6 +99,22 @@ describe('event sequences', () => {
     expect(big.last_seq).toBe(5);
   });
 
+  it('pages with limit, oldest first: truncated says more follow, next_seq is where the next page starts', async () => {
+    const store = createMemoryStore();
+    for (const kind of ['A', 'B', 'C', 'D', 'E']) await recordEvent(store, { source: 's', kind }, at(T));
+    const seen: string[] = [];
+    let after: number | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await eventsFeed(store, { after_seq: after, limit: 2 });
+      seen.push(...page.events.map((e) => e.kind));
+      after = page.next_seq ?? after;
+      if (!page.truncated) break;
+      expect(page.events).toHaveLength(2);
+    }
+    expect(seen).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(await eventsFeed(store, { limit: 5 })).toMatchObject({ truncated: false, next_seq: 5 });
+  });
+
   it('refuses to record into a document that is not an events list, as a plain append does', () => {
     expect(() => appendSequenced({ events: 'no' }, { id: 'x' })).toThrow(RefusedError);
   });

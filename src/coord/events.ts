@@ -26,6 +26,11 @@ export interface EventsFilter {
   objective?: string;
   /** Campaign slug: events of objectives whose id starts with `campaign-<slug>-`. */
   campaign?: string;
+  /**
+   * At most this many events, the oldest first; `truncated` says more follow. The next page: `next_seq` as
+   * `after_seq` (recorded events), or `next_cursor` as `since` (derived ones too, by timestamp).
+   */
+  limit?: number;
 }
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -119,8 +124,12 @@ export async function eventsFeed(
   };
   recorded = recorded.filter(keep).sort((a, b) => a.seq - b.seq);
   derived = derived.filter(keep).sort(byTime);
-  const events = mergeByTime(recorded, derived);
-  const lastSeq = recorded.at(-1)?.seq ?? filter.after_seq;
+  const all = mergeByTime(recorded, derived);
+  const truncated = filter.limit !== undefined && all.length > filter.limit;
+  const events = truncated ? all.slice(0, filter.limit) : all;
+  // Recorded events keep their sequence order in the merge: those of a page are the first of `recorded`.
+  let lastSeq = filter.after_seq;
+  for (const e of events) if (e.seq !== undefined) lastSeq = e.seq;
   const newest = events.reduce<CoordEvent | undefined>(
     (m, e) => (m === undefined || byTime(e, m) > 0 ? e : m),
     undefined,
@@ -132,6 +141,7 @@ export async function eventsFeed(
     next_cursor: newest?.timestamp ?? filter.since ?? null,
     next_seq: lastSeq ?? null,
     first_seq: firstSeq,
+    truncated,
     events,
   };
 }

@@ -17,7 +17,7 @@ export {
   followEvents,
   parseCursor,
 } from './events-follow.js';
-export { appendSequenced, recordSequenced, sequenced } from './events-sequence.js';
+export { appendSequenced, MAX_RECORDED_EVENTS, recordSequenced, sequenced } from './events-sequence.js';
 export {
   type ClaimInput,
   cancelHandoff,

@@ -127,5 +127,7 @@ export interface EventsFeed {
    * `first_seq - 1` missed the events in between, dropped when the document reached its size bound.
    */
   first_seq: number | null;
+  /** True when `limit` cut the answer: more events follow (ask again from `next_seq` or `next_cursor`). */
+  truncated: boolean;
   events: CoordEvent[];
 }

@@ -4,6 +4,7 @@ import {
   eventsFeed,
   type FollowedEvent,
   followEvents,
+  MAX_RECORDED_EVENTS,
   parseCursor,
   parseSince,
 } from '../coord/index.js';
@@ -30,6 +31,16 @@ export const contextEvents = defineOp({
       .describe('A sequence (next_seq of an earlier read); only events recorded after it.'),
     objective: z.string().min(1).optional().describe('Only events of this objective id.'),
     campaign: z.string().min(1).optional().describe('Only events of objectives campaign-<slug>-*.'),
+    limit: z.coerce
+      .number({ error: 'must be a number' })
+      .int({ error: 'must be a whole number' })
+      .min(1, { error: 'must be at least 1' })
+      .max(MAX_RECORDED_EVENTS, { error: `must be at most ${MAX_RECORDED_EVENTS}` })
+      .optional()
+      .describe(
+        'At most this many events, oldest first (default: all); truncated says more follow: ask again with ' +
+          'next_seq as --after-seq.',
+      ),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -44,6 +55,7 @@ export const contextEvents = defineOp({
         ) || 'no events',
         `next_cursor: ${r.next_cursor ?? '-'}`,
         `next_seq: ${r.next_seq ?? '-'}`,
+        ...(r.truncated ? [`more events follow: --after-seq ${r.next_seq ?? 0}`] : []),
       ].join('\n'),
   },
   mcp: { tool: 'hub_events' },
