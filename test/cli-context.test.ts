@@ -83,19 +83,43 @@ describe('context pack tiers on the demo workspace', () => {
   });
 
   it('--max-tokens is a hard ceiling on the printed JSON, and says what it dropped', () => {
-    for (const budget of [2000, 1200, 700, 400, 250, 150]) {
+    for (const budget of [2500, 1500, 900, 600, 450]) {
       const r = hub(['context', 'pack', '--tier', '1', '--max-tokens', String(budget), '--json']);
-      expect(r.code).toBe(0);
+      expect(r.code, r.stdout).toBe(0);
       const p = r.json();
       const n = countTokens(r.stdout.trimEnd());
       expect(n).toBe(p.token_estimate);
       expect(n).toBeLessThanOrEqual(budget);
       expect(p.max_tokens).toBe(budget);
-      if (budget < 1500) expect(p.dropped_sections.length).toBeGreaterThan(0);
+      if (budget < 2000) expect(p.dropped_sections.length).toBeGreaterThan(0);
+      // Never an empty pack: the first card and the first map row stay.
+      expect(p.cards.length).toBeGreaterThanOrEqual(1);
+      expect(p.map.repos.length).toBeGreaterThanOrEqual(1);
     }
     const tiny = hub(['context', 'pack', '--tier', '0', '--max-tokens', '10', '--json']);
     expect(tiny.code).toBe(1);
     expect(tiny.json().error).toMatchObject({ code: 'validation', details: { rule: 'budget_too_small' } });
+  });
+
+  it('--max-tokens below the smallest useful pack is an error naming the smallest budget that works', () => {
+    for (const tier of ['0', '1']) {
+      const r = hub(['context', 'pack', '--tier', tier, '--max-tokens', '100', '--json']);
+      expect(r.code, r.stdout).toBe(1);
+      const { error } = r.json();
+      expect(error).toMatchObject({
+        code: 'validation',
+        details: { field: 'max_tokens', value: 100, rule: 'budget_too_small' },
+      });
+      const minimum: number = error.details.minimum;
+      expect(error.message).toContain(`${minimum}`);
+      const smallest = pack(['context', 'pack', '--tier', tier, '--max-tokens', String(minimum)]);
+      expect(smallest.token_estimate).toBeLessThanOrEqual(minimum);
+      expect(smallest.map.repos).toHaveLength(1);
+      expect(smallest.cards).toHaveLength(Number(tier));
+      expect(
+        hub(['context', 'pack', '--tier', tier, '--max-tokens', String(minimum - 1), '--json']).code,
+      ).toBe(1);
+    }
   });
 });
 
@@ -231,10 +255,24 @@ describe('context compile', () => {
       '--depth',
       '2',
       '--budget',
-      '500',
+      '700',
     ]);
-    expect(p.token_estimate).toBeLessThanOrEqual(500);
+    expect(p.token_estimate).toBeLessThanOrEqual(700);
     expect(p.component.id).toBe('platform/identity/api');
+    expect(p.component_commands.length).toBeGreaterThan(0);
+    const small = hub([
+      'context',
+      'compile',
+      '--project',
+      'platform',
+      '--repo',
+      'identity',
+      '--budget',
+      '50',
+      '--json',
+    ]);
+    expect(small.code).toBe(1);
+    expect(small.json().error.details).toMatchObject({ field: 'budget', rule: 'budget_too_small' });
   });
 });
 

@@ -1,6 +1,7 @@
 export {
   buildRepoCard,
   buildRepoCards,
+  CARD_COMMANDS,
   CARD_COMPONENTS,
   type CardComponent,
   type CardOptions,
@@ -9,7 +10,10 @@ export {
   INSTRUCTIONS_EXCERPT,
   type RepoCard,
   STALE_DAYS,
+  withoutCommands,
+  withoutEdges,
 } from './card.js';
+export { CARD_EDGES, type CardEdge, type CardEdges, EdgeIndex, ownerOf } from './card-edges.js';
 export {
   type CommitCache,
   type CommitMeta,

@@ -7,6 +7,7 @@ import {
   COMPILE_MAX_DEPTH,
   type ContextPack,
   compileSections,
+  EdgeIndex,
   layeredInstructions,
   loadTokenCounter,
   MAP_PAGE_MAX,
@@ -24,6 +25,7 @@ import {
   type Tier,
 } from '../context/index.js';
 import { listObjectives, updateSession } from '../coord/index.js';
+import type { WorkspaceGraph } from '../graph/index.js';
 import { NotFoundError, sha256Hex, ValidationError } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
 import { type CompiledContext, recordCompiledContext } from '../taskgraph/index.js';
@@ -50,8 +52,25 @@ const maxTokensField = z.coerce
   .optional()
   .describe('Hard ceiling on the tokens of the printed JSON (o200k_base); sections are dropped to fit.');
 
+const CARD_GRAPH = { include_inferred: true, include_structure: false } as const;
+
+/**
+ * The workspace graph of one request, built once on first use: its module loads only when a pack has cards, and
+ * the cards ask for it while their git processes run.
+ */
+function lazyGraph(ctx: OpContext): () => Promise<WorkspaceGraph> {
+  let graph: Promise<WorkspaceGraph> | undefined;
+  return () => {
+    graph ??= import('./graph-ops.js').then((m) => m.workspaceGraph(ctx, CARD_GRAPH));
+    return graph;
+  };
+}
+
 /** The ports a pack needs; the tokenizer import starts here and overlaps the git work. */
-function packDeps(ctx: OpContext): PackDeps {
+function packDeps(
+  ctx: OpContext,
+  graph: () => WorkspaceGraph | Promise<WorkspaceGraph> = lazyGraph(ctx),
+): PackDeps {
   const ws = ctx.workspace();
   const { store, info } = ctx.store();
   const dir = cacheDir(ctx.env);
@@ -69,6 +88,7 @@ function packDeps(ctx: OpContext): PackDeps {
     },
     counter: loadTokenCounter(),
     checkouts: ctx.checkouts(),
+    graph,
   };
 }
 
@@ -164,6 +184,7 @@ export const repoCard = defineOp({
       now: deps.now,
       cache: deps.cache,
       checkouts: deps.checkouts,
+      graph: deps.graph,
     });
     deps.cache.save();
     const out = { ...card, token_estimate: 0 };
@@ -226,15 +247,35 @@ export const contextCompile = defineOp({
           rule: 'required',
         },
       );
-    // Every rule is checked before any git work: a bad component never yields the repository's pack.
-    const compiled = compileSections(catalog, { ...input, project, repo, graph_id: task?.graph.graph_id });
+    // Every rule is checked before any git work: a bad component never yields the repository's pack. The graph
+    // (for the component's neighbours and the card's edges) is built once, and only when something reads it.
+    const graphOps = await import('./graph-ops.js');
+    let graph: WorkspaceGraph | undefined;
+    const graphOnce = () => {
+      graph ??= graphOps.workspaceGraph(ctx, CARD_GRAPH);
+      return graph;
+    };
+    const repoEntry = catalog.repoById.get(`${project}/${repo}`);
+    const place = repoEntry ? ctx.checkouts().of(repoEntry) : undefined;
+    const compiled = compileSections(
+      catalog,
+      { ...input, project, repo, graph_id: task?.graph.graph_id },
+      { dir: place?.state === 'present' ? place.dir : undefined, edges: () => new EdgeIndex(graphOnce()) },
+    );
     const sections = task
       ? [...compiled.sections.filter((s) => s.key !== 'task'), task.section]
       : compiled.sections;
     const component = compiled.component?.split('/')[2];
     const tier = (input.tier ?? profileTier(ctx, project, repo, component) ?? 1) as Tier;
     const budget = task ? task.budget : input.budget;
-    const pack = await producePack(packDeps(ctx), { tier, project, repo, maxTokens: budget, sections });
+    const pack = await producePack(packDeps(ctx, graphOnce), {
+      tier,
+      project,
+      repo,
+      maxTokens: budget,
+      budgetField: task && input.budget === undefined ? 'context_budget' : 'budget',
+      sections,
+    });
     if (!task) return pack;
     const compiled_context = await recordCompiledContext(coordDeps(ctx), {
       graph_id: task.node.graph_id,
