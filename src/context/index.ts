@@ -52,6 +52,7 @@ export {
   TIERS,
   type Tier,
 } from './pack.js';
+export { edgeLines, packMarkdown, packSummary } from './pack-markdown.js';
 export { DIGEST_REPO_LIMIT, type PackDeps, type PackRequest, producePack } from './produce.js';
 export { AGENT_FILES, type RepoScan, type StackHint, scanRepo } from './repo-scan.js';
 export {

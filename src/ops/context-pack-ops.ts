@@ -13,6 +13,7 @@ import {
   MAP_PAGE_MAX,
   openCommitCache,
   type PackDeps,
+  packMarkdown,
   pickObjective,
   producePack,
   REPOMIX_PROFILES,
@@ -100,23 +101,6 @@ function profileTier(ctx: OpContext, project?: string, repo?: string, component?
   return effectiveProfile(ctx.workspace().catalog, { project, repo, component })?.tier ?? null;
 }
 
-function packLine(p: ContextPack): string {
-  const map = p.map;
-  return [
-    `tier ${p.tier} pack of ${p.workspace_name ?? 'workspace'}: ${p.token_estimate} tokens${p.max_tokens ? ` (max ${p.max_tokens})` : ''}`,
-    map
-      ? `map: ${map.repos.length} of ${map.total} repos from ${map.offset}${map.next_offset !== null ? `, next page --map-offset ${map.next_offset}` : ''}`
-      : 'map: dropped',
-    p.cards.length ? `cards: ${p.cards.map((c) => `${c.project}/${c.repo}`).join(', ')}` : '',
-    p.digest
-      ? `digest: ${p.digest.repo_changes.length} changed repo(s) since ${p.digest.since ?? 'the beginning'}`
-      : '',
-    p.dropped_sections.length ? `dropped: ${p.dropped_sections.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
-
 export const contextPack = defineOp({
   id: 'context.pack',
   summary:
@@ -155,7 +139,7 @@ export const contextPack = defineOp({
       maxTokens: input.max_tokens,
     });
   },
-  cli: { command: 'context pack', human: (p) => packLine(p) },
+  cli: { command: 'context pack', human: (p) => packMarkdown(p) },
   mcp: { tool: 'hub_context_pack' },
   http: [{ method: 'POST', route: '/v3/ops/context/pack', input: 'body' }],
 });
@@ -290,7 +274,7 @@ export const contextCompile = defineOp({
   cli: {
     command: 'context compile',
     human: (p) =>
-      packLine(p) + (p.compiled_context ? `\nrecorded on the node: ${p.compiled_context.document}` : ''),
+      packMarkdown(p) + (p.compiled_context ? `\nrecorded on the node: ${p.compiled_context.document}` : ''),
   },
   mcp: { tool: 'hub_context_compile' },
   http: [{ method: 'POST', route: '/v3/ops/context/compile', input: 'body' }],
@@ -321,6 +305,9 @@ async function runSwitch(
   const objectives = await listObjectives(coordDeps(ctx));
   const objective = pickObjective(catalog, objectives, input.project, input.repo);
   const env = switchEnv(catalog, input.project, input.repo);
+  const card = input.repo
+    ? pack.cards.find((c) => c.project === input.project && c.repo === input.repo)
+    : undefined;
   const slug = `${input.project}${input.repo ? `-${input.repo}` : ''}`.toLowerCase();
   const refs = input.repo ? [`${input.project}/${input.repo}`] : target.repos.map((r) => r.id);
   return {
@@ -349,6 +336,8 @@ async function runSwitch(
       objective,
       profile,
       tier,
+      commands: card?.commands,
+      edges: card?.edges,
     }),
     effective_profile: profile,
     pack,

@@ -265,6 +265,14 @@ describe('declared commands', () => {
     expect(commands.map((c) => c.command)).toEqual(['cargo build', 'cargo test', 'cargo clippy']);
     expect(detectCommands({ manifest: [] })).toEqual([]);
   });
+
+  it('stays linear on hostile files and drops names with line breaks', () => {
+    const root = repo({
+      Makefile: `a${' '.repeat(150_000)}\n${'x'.repeat(50_000)}\ntest:\n\tgo test ./...\n`,
+      'package.json': json({ scripts: { 'test\nrm -rf ~': 'x', lint: 'eslint .' } }),
+    });
+    expect(detectCommands({ root }).map((c) => c.command)).toEqual(['npm run lint', 'make test']);
+  });
 });
 
 describe('what a name or a line is for', () => {

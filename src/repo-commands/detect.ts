@@ -24,6 +24,9 @@ export interface DetectInput {
   manifest?: readonly ManifestCommands[];
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 /** The detectors of one folder, in the order their commands are listed. */
 const DETECTORS: Detector[] = [
   npmScripts,
@@ -73,6 +76,9 @@ export function detectCommands(input: DetectInput): DeclaredCommand[] {
   const seen = new Set<string>();
   const add = (list: DeclaredCommand[]) => {
     for (const c of list) {
+      // A line break or control character in a name from a file is no command anyone meant (and could end
+      // the comment a shell prompt puts it in).
+      if (CONTROL.test(c.command) || (c.name !== undefined && CONTROL.test(c.name))) continue;
       const key = `${c.dir ?? '.'}\u0000${c.command}`;
       if (seen.has(key)) continue;
       seen.add(key);

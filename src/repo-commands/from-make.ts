@@ -5,8 +5,11 @@ import { type DeclaredCommand, kindOf } from './types.js';
 /** The names GNU make looks for, in its order. */
 const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
 
-/** A rule line: targets, then `:` or `::` (not an assignment such as `X := y` or `X ::= y`). */
-const RULE = /^([^\s:#=][^:#=]*?)[ \t]*::?(?![:=])/;
+/**
+ * A rule line: targets, then `:` or `::` (not an assignment such as `X := y` or `X ::= y`). One quantifier before
+ * the colon, so a long line without one costs linear time.
+ */
+const RULE = /^([^\s:#=][^:#=]*)::?(?![:=])/;
 const ASSIGNMENT = /^[^:#=]*(?::{1,3}=|[?+!]=)/;
 
 /**
