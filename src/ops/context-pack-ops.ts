@@ -106,7 +106,7 @@ export const contextPack = defineOp({
   summary:
     'Token-budgeted context pack: tier 0 workspace map, 1 + repo cards, 2 + changes since last session.',
   description:
-    'The map pages by --max-map-repos (default 80) and --map-offset. --max-tokens is a hard ceiling on the printed JSON: the digest, then cards, then map rows are dropped, and listed in dropped_sections. Tier 2 moves the session boundary.',
+    "The map pages by --max-map-repos (default 80) and --map-offset. Cards carry the repository's build, test and lint commands and its workspace-graph edges, each with its source. --max-tokens is a hard ceiling on the printed JSON: the digest, then card detail, edges and commands, then cards, then map rows are dropped, and listed in dropped_sections; a budget below the smallest useful pack (the first map row and, from tier 1, the first card) is an error naming the smallest budget that works. Without --json the pack prints as Markdown, a three-line summary at the end. Tier 2 moves the session boundary.",
   input: z.strictObject({
     tier: tierField,
     ...scopeFields,
@@ -146,7 +146,8 @@ export const contextPack = defineOp({
 
 export const repoCard = defineOp({
   id: 'context.repo-card',
-  summary: 'One repository card: git state, stack hints, health flags, CI summary, tags and instructions.',
+  summary:
+    'One repository card: git state, stack hints, health flags, CI, tags, instructions, build/test/lint commands, cross-repo edges.',
   input: z.strictObject({
     project: z.string().min(1).describe('Project name.'),
     repo: z.string().min(1).describe('Repository name.'),
@@ -197,7 +198,7 @@ export const repoCard = defineOp({
 export const contextCompile = defineOp({
   id: 'context.compile',
   summary:
-    'Compile a project/repo-scoped pack; with a component adds component, component_graph, effective_profile.',
+    'Compile a repo-scoped pack; a component adds component, component_graph, effective_profile, component_commands, component_neighbors.',
   description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling. With --task-id (and --graph-id when the node id is in several graphs) the task graph node decides: its repository is the scope (--project/--repo may be left out, and must agree when given), its context_budget is the budget unless --budget, and a task section carries the node, its graph's goal and acceptance and the graph's objective; the pack is recorded in task-contexts/<graph>~<node> and summarized on the node as compiled_context.`,
   input: z.strictObject({
     project: z.string().min(1).optional().describe("Project name (default: the task node's)."),
