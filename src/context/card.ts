@@ -6,7 +6,7 @@ import {
   type RepoCheckout,
 } from '../catalog/index.js';
 import type { WorkspaceGraph } from '../graph/index.js';
-import { type DeclaredCommand, detectCommands } from '../repo-commands/index.js';
+import type { DeclaredCommand, DetectInput } from '../repo-commands/index.js';
 import { type RepoGitState, repoGitState, repoGitStates } from '../workspace/index.js';
 import { type CardEdges, EdgeIndex } from './card-edges.js';
 import {
@@ -108,11 +108,23 @@ async function edgeIndexOf(g: CardOptions['graph']): Promise<EdgeIndex | undefin
 }
 
 type CardCommands = Pick<RepoCard, 'commands' | 'commands_total'>;
+/** Reads a repository's declared commands (`detectCommands` of the repo-commands room). */
+export type DetectCommands = (input: DetectInput) => DeclaredCommand[];
+
+/** The command reader, loaded on first use: a tier-0 pack never loads its parsers. */
+export async function loadDetect(): Promise<DetectCommands> {
+  return (await import('../repo-commands/index.js')).detectCommands;
+}
 
 /** The repository's commands (manifest first, then what its checkout declares), cut at CARD_COMMANDS. */
-function repoCommands(catalog: Catalog, repo: CatalogRepo, dir: string | undefined): CardCommands {
+function repoCommands(
+  detect: DetectCommands,
+  catalog: Catalog,
+  repo: CatalogRepo,
+  dir: string | undefined,
+): CardCommands {
   const comps = catalog.componentsByRepo.get(repo.id) ?? [];
-  const all = detectCommands({
+  const all = detect({
     root: dir,
     dirs: comps.map((c) => c.path),
     manifest: comps.flatMap((c) =>
@@ -193,8 +205,7 @@ interface Gathered {
   meta: CommitMeta | undefined;
   /** The checkout's files, when read already (else read here). */
   scan?: RepoScan;
-  /** The repository's commands, when read already (else read here). */
-  commands?: CardCommands;
+  commands: CardCommands;
 }
 
 function assembleCard(
@@ -243,7 +254,7 @@ function assembleCard(
     health_flags: healthFlags(repo, exists, g.outside !== undefined, git, ageDays, scan, ci),
     ci: ci.ci,
     ...(scan?.agent_files.length ? { agent_files: scan.agent_files } : {}),
-    ...(g.commands ?? repoCommands(catalog, repo, g.dir)),
+    ...g.commands,
     ...(edges ? { edges: edges.of(repo.id) } : {}),
     ...(comps.length
       ? {
@@ -278,7 +289,14 @@ export async function buildRepoCard(
   const place = placeOf((opts.checkouts ?? checkoutsOf(catalog)).of(repo));
   const git = place.dir ? await repoGitState(place.dir, { headTime: false }) : undefined;
   const meta = place.dir && git?.head ? await headCommit(place.dir, git.head, cache) : undefined;
-  return assembleCard(catalog, repo, { ...place, git, meta }, opts.now, await edgeIndexOf(opts.graph));
+  const commands = repoCommands(await loadDetect(), catalog, repo, place.dir);
+  return assembleCard(
+    catalog,
+    repo,
+    { ...place, git, meta, commands },
+    opts.now,
+    await edgeIndexOf(opts.graph),
+  );
 }
 
 /**
@@ -300,7 +318,8 @@ export async function buildRepoCards(
   );
   // The checkouts' files are read while the git processes run: the main thread would only wait for them.
   const scans = places.map((p) => (p.dir ? scanRepo(p.dir) : undefined));
-  const commands = repos.map((r, i) => repoCommands(catalog, r, places[i]!.dir));
+  const detect = await loadDetect();
+  const commands = repos.map((r, i) => repoCommands(detect, catalog, r, places[i]!.dir));
   const edges = await edgeIndexOf(opts.graph);
   const states = await statesP;
   const git: Array<RepoGitState | undefined> = repos.map(() => undefined);
@@ -319,7 +338,7 @@ export async function buildRepoCards(
     assembleCard(
       catalog,
       r,
-      { ...places[i]!, git: git[i], meta: meta[i], scan: scans[i], commands: commands[i] },
+      { ...places[i]!, git: git[i], meta: meta[i], scan: scans[i], commands: commands[i]! },
       opts.now,
       edges,
     ),

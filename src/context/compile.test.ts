@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { thrown } from '../../test/fixtures/index.js';
 import { Catalog } from '../catalog/index.js';
 import { parseManifestText } from '../model/index.js';
+import { detectCommands } from '../repo-commands/index.js';
 import { COMPILE_MAX_DEPTH, compileSections } from './compile.js';
 
 const catalog = new Catalog(
@@ -41,7 +42,11 @@ describe('context compile sections', () => {
   });
 
   it('adds component, component_graph (depth 0 by default), effective_profile and component_commands', () => {
-    const out = compileSections(catalog, { project: 'p', repo: 'r', component: 'b' });
+    const out = compileSections(
+      catalog,
+      { project: 'p', repo: 'r', component: 'b' },
+      { detect: detectCommands },
+    );
     expect(keys(out)).toEqual([
       'scope',
       'component',

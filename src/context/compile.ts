@@ -8,8 +8,7 @@ import {
 } from '../catalog/index.js';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
-import { detectCommands } from '../repo-commands/index.js';
-import { CARD_COMMANDS } from './card.js';
+import { CARD_COMMANDS, type DetectCommands } from './card.js';
 import { type EdgeIndex, ownerOf } from './card-edges.js';
 import type { ExtraSection } from './pack.js';
 
@@ -31,6 +30,8 @@ export interface CompilePorts {
   dir?: string;
   /** The workspace graph's edges (inferred included); without it there is no `component_neighbors`. */
   edges?: () => EdgeIndex;
+  /** The command reader (`loadDetect()`); without it there is no `component_commands`. */
+  detect?: DetectCommands;
 }
 
 export interface CompiledSections {
@@ -87,16 +88,20 @@ export function compileSections(
     },
     { key: 'effective_profile', value: profile },
   );
-  // Commands of the folder the component owns: not those of a deeper catalogued component, nor the root's.
-  const siblings = (catalog.componentsByRepo.get(repoId) ?? []).map((x) => x.path);
-  const commands = detectCommands({
-    root: ports.dir,
-    dirs: [c.path],
-    manifest: c.raw.commands ? [{ path: c.path, commands: c.raw.commands }] : [],
-  }).filter((x) => ownerOf(siblings, x.dir ?? '.') === c.path);
-  sections.push({ key: 'component_commands', value: commands.slice(0, CARD_COMMANDS) });
-  if (commands.length > CARD_COMMANDS)
-    sections.push({ key: 'component_commands_total', value: commands.length });
+  if (ports.detect) {
+    // Commands of the folder the component owns: not those of a deeper catalogued component, nor the root's.
+    const siblings = (catalog.componentsByRepo.get(repoId) ?? []).map((x) => x.path);
+    const commands = ports
+      .detect({
+        root: ports.dir,
+        dirs: [c.path],
+        manifest: c.raw.commands ? [{ path: c.path, commands: c.raw.commands }] : [],
+      })
+      .filter((x) => ownerOf(siblings, x.dir ?? '.') === c.path);
+    sections.push({ key: 'component_commands', value: commands.slice(0, CARD_COMMANDS) });
+    if (commands.length > CARD_COMMANDS)
+      sections.push({ key: 'component_commands_total', value: commands.length });
+  }
   if (ports.edges)
     sections.push({
       key: 'component_neighbors',

@@ -9,6 +9,7 @@ import {
   compileSections,
   EdgeIndex,
   layeredInstructions,
+  loadDetect,
   loadTokenCounter,
   MAP_PAGE_MAX,
   openCommitCache,
@@ -245,7 +246,11 @@ export const contextCompile = defineOp({
     const compiled = compileSections(
       catalog,
       { ...input, project, repo, graph_id: task?.graph.graph_id },
-      { dir: place?.state === 'present' ? place.dir : undefined, edges: () => new EdgeIndex(graphOnce()) },
+      {
+        dir: place?.state === 'present' ? place.dir : undefined,
+        edges: () => new EdgeIndex(graphOnce()),
+        detect: await loadDetect(),
+      },
     );
     const sections = task
       ? [...compiled.sections.filter((s) => s.key !== 'task'), task.section]
