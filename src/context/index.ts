@@ -12,10 +12,8 @@ export {
   loadDetect,
   type RepoCard,
   STALE_DAYS,
-  withoutCommands,
-  withoutEdges,
 } from './card.js';
-export { CARD_EDGES, type CardEdge, type CardEdges, EdgeIndex, ownerOf } from './card-edges.js';
+export { CARD_EDGES, type CardEdge, type CardEdges, EdgeIndex } from './card-edges.js';
 export {
   type CommitCache,
   type CommitMeta,
@@ -54,7 +52,7 @@ export {
   TIERS,
   type Tier,
 } from './pack.js';
-export { edgeLines, packMarkdown, packSummary } from './pack-markdown.js';
+export { packMarkdown, packSummary } from './pack-markdown.js';
 export { DIGEST_REPO_LIMIT, type PackDeps, type PackRequest, producePack } from './produce.js';
 export { AGENT_FILES, type RepoScan, type StackHint, scanRepo } from './repo-scan.js';
 export {

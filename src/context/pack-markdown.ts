@@ -100,7 +100,7 @@ function edgeLine(e: CardEdge, arrow: string): string {
 }
 
 /** Lines for a repository's (or a component's) edges: what it depends on, then what depends on it. */
-export function edgeLines(edges: CardEdges): string[] {
+function edgeLines(edges: CardEdges): string[] {
   const out: string[] = [];
   for (const [dir, list, total, arrow, title] of [
     ['out', edges.out, edges.out_total, '->', 'Depends on or calls'],
