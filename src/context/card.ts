@@ -82,7 +82,7 @@ export interface RepoCard {
   error?: string;
 }
 
-/** A catalogued component on a card; its manifest `commands` are in the card's `commands` (`component` names it). */
+/** A catalogued component on a card; its manifest `commands` are in the card's `commands` (`dir` its path). */
 export interface CardComponent {
   name: string;
   path: string;
