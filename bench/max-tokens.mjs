@@ -116,6 +116,9 @@ await runBench('max-tokens', async ({ cleanup }) => {
       if (err?.details?.rule !== 'budget_too_small') throw err;
       refused++;
       if (!(err.details.minimum > budget)) refusedWrongly++;
+      // The minimum a refusal names must itself work.
+      const { tokens } = m.assemblePack(counter, { ...input, maxTokens: err.details.minimum });
+      if (tokens > err.details.minimum) refusedWrongly++;
     }
   }
   const ms = Number(process.hrtime.bigint() - start) / 1e6;

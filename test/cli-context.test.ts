@@ -70,6 +70,57 @@ describe('context pack tiers on the demo workspace', () => {
     expect(mean).toBeGreaterThanOrEqual(200);
   });
 
+  it('cards name their edges and their commands, each with its source', () => {
+    const p = pack(['context', 'pack', '--tier', '1']);
+    const web = p.cards.find((c: { repo: string }) => c.repo === 'web');
+    expect(web.edges.out).toContainEqual({
+      repo: 'platform/identity',
+      type: 'depends_on',
+      source: 'inferred',
+      label: 'npm @example/identity-sdk',
+      evidence: 'apps/storefront/package.json:13',
+    });
+    expect(web.edges.out).toContainEqual(
+      expect.objectContaining({ repo: 'platform/gateway', type: 'calls', source: 'manual' }),
+    );
+    expect(web.commands).toContainEqual({
+      kind: 'test',
+      command: 'npm test',
+      dir: 'apps/storefront',
+      source: 'manifest',
+    });
+    expect(web.commands).toContainEqual(
+      expect.objectContaining({ kind: 'test', source: '.github/workflows/web.yml:11' }),
+    );
+    const identity = p.cards.find((c: { repo: string }) => c.repo === 'identity');
+    expect(identity.edges.in.map((e: { repo: string }) => e.repo)).toEqual([
+      'platform/gateway',
+      'storefront/web',
+    ]);
+    expect(identity.commands).toContainEqual({
+      kind: 'lint',
+      command: 'go vet ./...',
+      dir: 'services/api',
+      source: 'services/api/go.mod',
+    });
+  });
+
+  it('without --json prints the pack as Markdown, the three-line summary at the end', () => {
+    const r = hub(['context', 'pack', '--tier', '1', '--project', 'storefront']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^# Context pack: demo \(tier 1\)\n/);
+    expect(r.stdout).toContain('## storefront/web');
+    expect(r.stdout).toContain('- test: `npm test` in `apps/storefront`, from `manifest`');
+    expect(r.stdout).toContain(
+      '- -> platform/identity depends_on (inferred; npm @example/identity-sdk; `apps/storefront/package.json:13`)',
+    );
+    const tail = r.stdout.trimEnd().split('\n').slice(-4);
+    expect(tail[0]).toBe('');
+    expect(tail[1]).toMatch(/^tier 1 pack of demo: \d+ tokens$/);
+    expect(tail[2]).toMatch(/^map: 2 of 2 repos from 0; cards: storefront\/web, storefront\/catalog$/);
+    expect(tail[3]).toBe('dropped: nothing');
+  });
+
   it('pages the map: truncated, next_offset, --map-offset', () => {
     const first = pack(['context', 'pack', '--tier', '0', '--max-map-repos', '4']);
     expect(first.map).toMatchObject({ truncated: true, next_offset: 4, limit: 4 });
@@ -83,19 +134,43 @@ describe('context pack tiers on the demo workspace', () => {
   });
 
   it('--max-tokens is a hard ceiling on the printed JSON, and says what it dropped', () => {
-    for (const budget of [2000, 1200, 700, 400, 250, 150]) {
+    for (const budget of [2500, 1500, 900, 600, 450]) {
       const r = hub(['context', 'pack', '--tier', '1', '--max-tokens', String(budget), '--json']);
-      expect(r.code).toBe(0);
+      expect(r.code, r.stdout).toBe(0);
       const p = r.json();
       const n = countTokens(r.stdout.trimEnd());
       expect(n).toBe(p.token_estimate);
       expect(n).toBeLessThanOrEqual(budget);
       expect(p.max_tokens).toBe(budget);
-      if (budget < 1500) expect(p.dropped_sections.length).toBeGreaterThan(0);
+      if (budget < 2000) expect(p.dropped_sections.length).toBeGreaterThan(0);
+      // Never an empty pack: the first card and the first map row stay.
+      expect(p.cards.length).toBeGreaterThanOrEqual(1);
+      expect(p.map.repos.length).toBeGreaterThanOrEqual(1);
     }
     const tiny = hub(['context', 'pack', '--tier', '0', '--max-tokens', '10', '--json']);
     expect(tiny.code).toBe(1);
     expect(tiny.json().error).toMatchObject({ code: 'validation', details: { rule: 'budget_too_small' } });
+  });
+
+  it('--max-tokens below the smallest useful pack is an error naming the smallest budget that works', () => {
+    for (const tier of ['0', '1']) {
+      const r = hub(['context', 'pack', '--tier', tier, '--max-tokens', '100', '--json']);
+      expect(r.code, r.stdout).toBe(1);
+      const { error } = r.json();
+      expect(error).toMatchObject({
+        code: 'validation',
+        details: { field: 'max_tokens', value: 100, rule: 'budget_too_small' },
+      });
+      const minimum: number = error.details.minimum;
+      expect(error.message).toContain(`${minimum}`);
+      const smallest = pack(['context', 'pack', '--tier', tier, '--max-tokens', String(minimum)]);
+      expect(smallest.token_estimate).toBeLessThanOrEqual(minimum);
+      expect(smallest.map.repos).toHaveLength(1);
+      expect(smallest.cards).toHaveLength(Number(tier));
+      expect(
+        hub(['context', 'pack', '--tier', tier, '--max-tokens', String(minimum - 1), '--json']).code,
+      ).toBe(1);
+    }
   });
 });
 
@@ -170,6 +245,28 @@ describe('context compile', () => {
     expect(p.component.id).toBe('platform/identity/auth-plugin');
     expect(p.component_graph).toMatchObject({ depth: 0, edges: [] });
     expect(p.effective_profile.skills).toEqual(['code-review', 'terraform-review', 'threat-modeling']);
+    // The component's own commands and its neighbours in the workspace graph.
+    expect(p.component_commands).toEqual([
+      {
+        kind: 'build',
+        command: 'go build ./...',
+        dir: 'services/api/plugins/auth',
+        source: 'services/api/plugins/auth/go.mod',
+      },
+      {
+        kind: 'test',
+        command: 'go test ./...',
+        dir: 'services/api/plugins/auth',
+        source: 'services/api/plugins/auth/go.mod',
+      },
+      {
+        kind: 'lint',
+        command: 'go vet ./...',
+        dir: 'services/api/plugins/auth',
+        source: 'services/api/plugins/auth/go.mod',
+      },
+    ]);
+    expect(p.component_neighbors).toEqual({ out: [], in: [] });
     expect(p.cards.map((c: { repo: string }) => c.repo)).toEqual(['identity']);
     const deep = pack([
       'context',
@@ -184,6 +281,21 @@ describe('context compile', () => {
       '9',
     ]);
     expect(deep.component_graph.depth).toBe(5);
+    expect(deep.component_neighbors.in).toEqual([
+      {
+        repo: 'platform/gateway',
+        type: 'calls',
+        source: 'manual',
+        relationship_id: 'gateway-calls-identity',
+        from_component: 'gateway',
+        to_component: 'api',
+      },
+    ]);
+    expect(deep.component_commands.map((c: { source: string }) => c.source)).toEqual([
+      'manifest',
+      'manifest',
+      'services/api/go.mod',
+    ]);
     const plain = pack(['context', 'compile', '--project', 'platform', '--repo', 'identity']);
     expect(plain.component).toBeUndefined();
     expect(plain.effective_profile).toBeUndefined();
@@ -231,10 +343,24 @@ describe('context compile', () => {
       '--depth',
       '2',
       '--budget',
-      '500',
+      '700',
     ]);
-    expect(p.token_estimate).toBeLessThanOrEqual(500);
+    expect(p.token_estimate).toBeLessThanOrEqual(700);
     expect(p.component.id).toBe('platform/identity/api');
+    expect(p.component_commands.length).toBeGreaterThan(0);
+    const small = hub([
+      'context',
+      'compile',
+      '--project',
+      'platform',
+      '--repo',
+      'identity',
+      '--budget',
+      '50',
+      '--json',
+    ]);
+    expect(small.code).toBe(1);
+    expect(small.json().error.details).toMatchObject({ field: 'budget', rule: 'budget_too_small' });
   });
 });
 
@@ -267,6 +393,9 @@ describe('context switch', () => {
     expect(s.objective).toMatchObject({ id: 'ship-sdk', title: 'Ship the SDK' });
     expect(s.prompt).toContain('Objective ship-sdk');
     expect(s.prompt).toContain('Never log tokens');
+    // The hand-over names the repository's commands and its edges, each with where it came from.
+    expect(s.prompt).toContain('Commands: build `go build ./...` in services/api (manifest)');
+    expect(s.prompt).toContain('used by: platform/gateway (calls), storefront/web (depends_on)');
     expect(s.pack).toMatchObject({ tier: 1, cards: [expect.objectContaining({ repo: 'identity' })] });
     const human = hub(['context', 'switch', 'storefront']);
     expect(human.stdout).toMatch(/^export HUB_DEFINITION=/);

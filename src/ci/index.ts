@@ -21,5 +21,6 @@ export {
   type CiProvider,
   isCiProvider,
 } from './providers.js';
+export { CI_MAX_RUN_LINES, type CiRunLine, ciRunLines, RUN_LINE_PROVIDERS } from './run-lines.js';
 export { writeRepoCi } from './set.js';
 export { CI_MAX_NAMES, type CiShape } from './shape.js';

@@ -73,10 +73,20 @@ describe('repo card', () => {
         config: '.github/workflows/missing.yml',
         source: 'manifest+detected',
       },
-      components: [
-        { name: 'api', path: 'services/api', kind: 'service', commands: { test: 'go test ./...' } },
-      ],
+      components: [{ name: 'api', path: 'services/api', kind: 'service' }],
     });
+    // The component's manifest commands lead the card's commands, then what the checkout declares.
+    expect(card.commands).toEqual([
+      {
+        kind: 'test',
+        command: 'go test ./...',
+        dir: 'services/api',
+        source: 'manifest',
+      },
+      { kind: 'build', command: 'go build ./...', dir: 'services/api', source: 'services/api/go.mod' },
+      { kind: 'lint', command: 'go vet ./...', dir: 'services/api', source: 'services/api/go.mod' },
+    ]);
+    expect(card.edges).toBeUndefined();
     expect(card.last_commit?.subject).toBe('Initial commit');
     expect(card.stack_hints).toEqual([
       { stack: 'node', file: 'package.json' },
@@ -136,9 +146,10 @@ describe('repo card', () => {
     expect(second.health_flags).toContain('stale');
   });
 
-  it('compacts to the essentials', async () => {
+  it('compacts to the essentials, commands kept', async () => {
     const card = compactCard(await buildRepoCard(catalog, repo('p/app'), { now }));
     expect(card.components).toBeUndefined();
+    expect(card.commands).toHaveLength(3);
     expect(card.readme).toBeUndefined();
     expect(card.stack_hints).toEqual(['node', 'typescript', 'go']);
     expect(card.health_flags).toEqual(['ci_config_missing']);

@@ -5,7 +5,10 @@ import {
   checkoutsOf,
   type RepoCheckout,
 } from '../catalog/index.js';
+import type { WorkspaceGraph } from '../graph/index.js';
+import type { DeclaredCommand, DetectInput } from '../repo-commands/index.js';
 import { type RepoGitState, repoGitState, repoGitStates } from '../workspace/index.js';
+import { type CardEdges, EdgeIndex } from './card-edges.js';
 import {
   type CommitCache,
   type CommitMeta,
@@ -19,6 +22,8 @@ import { type RepoScan, type StackHint, scanRepo } from './repo-scan.js';
 export const INSTRUCTIONS_EXCERPT = 240;
 /** Most components listed on one card. */
 export const CARD_COMPONENTS = 12;
+/** Most commands listed on one card (then `commands_total`). */
+export const CARD_COMMANDS = 8;
 /** A head commit older than this many days flags the repository as stale. */
 export const STALE_DAYS = 180;
 
@@ -62,18 +67,27 @@ export interface RepoCard {
   health_flags: string[];
   ci: CiSummary | null;
   agent_files?: string[];
+  /**
+   * Build, test and lint commands, each with its source: the manifest's component `commands` first, then what
+   * the checkout declares (package scripts, Makefile targets, Python tool scripts, CI run lines) and what its
+   * toolchain implies (Go, Cargo). Present when the checkout was read or the manifest names some.
+   */
+  commands?: DeclaredCommand[];
+  /** Set when `commands` was cut at CARD_COMMANDS: how many were found. */
+  commands_total?: number;
+  /** Cross-repository edges of the workspace graph, each with its evidence (present when the graph was read). */
+  edges?: CardEdges;
   components?: CardComponent[];
   components_total?: number;
   error?: string;
 }
 
+/** A catalogued component on a card; its manifest `commands` are in the card's `commands` (`dir` its path). */
 export interface CardComponent {
   name: string;
   path: string;
   kind?: string;
   language?: string | string[];
-  /** Named commands run from the component folder (build, test, ...). */
-  commands?: Record<string, string>;
 }
 
 export interface CardOptions {
@@ -81,6 +95,49 @@ export interface CardOptions {
   cache?: CommitCache;
   /** Judge of checkouts (a repository outside the workspace is shown as such and never read). */
   checkouts?: Checkouts;
+  /**
+   * The workspace graph (inferred edges included), or a way to build it (called while git runs); cards then
+   * carry `edges`.
+   */
+  graph?: WorkspaceGraph | EdgeIndex | (() => WorkspaceGraph | Promise<WorkspaceGraph>);
+}
+
+async function edgeIndexOf(g: CardOptions['graph']): Promise<EdgeIndex | undefined> {
+  if (g === undefined || g instanceof EdgeIndex) return g;
+  return new EdgeIndex(typeof g === 'function' ? await g() : g);
+}
+
+type CardCommands = Pick<RepoCard, 'commands' | 'commands_total'>;
+/** Reads a repository's declared commands (`detectCommands` of the repo-commands room). */
+export type DetectCommands = (input: DetectInput) => DeclaredCommand[];
+
+/** The command reader, loaded on first use: a tier-0 pack never loads its parsers. */
+export async function loadDetect(): Promise<DetectCommands> {
+  return (await import('../repo-commands/index.js')).detectCommands;
+}
+
+/** The repository's commands (manifest first, then what its checkout declares), cut at CARD_COMMANDS. */
+function repoCommands(
+  detect: DetectCommands,
+  catalog: Catalog,
+  repo: CatalogRepo,
+  dir: string | undefined,
+): CardCommands {
+  const comps = catalog.componentsByRepo.get(repo.id) ?? [];
+  const all = detect({
+    root: dir,
+    dirs: comps.map((c) => c.path),
+    manifest: comps.flatMap((c) =>
+      c.raw.commands && Object.keys(c.raw.commands).length
+        ? [{ path: c.path, commands: c.raw.commands }]
+        : [],
+    ),
+  });
+  if (dir === undefined && all.length === 0) return {};
+  return {
+    commands: all.slice(0, CARD_COMMANDS),
+    ...(all.length > CARD_COMMANDS ? { commands_total: all.length } : {}),
+  };
 }
 
 function excerpt(text: string | undefined, max = INSTRUCTIONS_EXCERPT): string | undefined {
@@ -148,9 +205,16 @@ interface Gathered {
   meta: CommitMeta | undefined;
   /** The checkout's files, when read already (else read here). */
   scan?: RepoScan;
+  commands: CardCommands;
 }
 
-function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Date): RepoCard {
+function assembleCard(
+  catalog: Catalog,
+  repo: CatalogRepo,
+  g: Gathered,
+  now: Date,
+  edges: EdgeIndex | undefined,
+): RepoCard {
   const { exists, git, meta } = g;
   let ageDays: number | null = null;
   let last: { sha: string; subject: string } | undefined;
@@ -190,6 +254,8 @@ function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Dat
     health_flags: healthFlags(repo, exists, g.outside !== undefined, git, ageDays, scan, ci),
     ci: ci.ci,
     ...(scan?.agent_files.length ? { agent_files: scan.agent_files } : {}),
+    ...g.commands,
+    ...(edges ? { edges: edges.of(repo.id) } : {}),
     ...(comps.length
       ? {
           components: comps.slice(0, CARD_COMPONENTS).map(
@@ -198,7 +264,6 @@ function assembleCard(catalog: Catalog, repo: CatalogRepo, g: Gathered, now: Dat
               path: c.path,
               ...(c.kind ? { kind: c.kind } : {}),
               ...(c.raw.language ? { language: c.raw.language } : {}),
-              ...(c.raw.commands && Object.keys(c.raw.commands).length ? { commands: c.raw.commands } : {}),
             }),
           ),
           ...(comps.length > CARD_COMPONENTS ? { components_total: comps.length } : {}),
@@ -224,7 +289,14 @@ export async function buildRepoCard(
   const place = placeOf((opts.checkouts ?? checkoutsOf(catalog)).of(repo));
   const git = place.dir ? await repoGitState(place.dir, { headTime: false }) : undefined;
   const meta = place.dir && git?.head ? await headCommit(place.dir, git.head, cache) : undefined;
-  return assembleCard(catalog, repo, { ...place, git, meta }, opts.now);
+  const commands = repoCommands(await loadDetect(), catalog, repo, place.dir);
+  return assembleCard(
+    catalog,
+    repo,
+    { ...place, git, meta, commands },
+    opts.now,
+    await edgeIndexOf(opts.graph),
+  );
 }
 
 /**
@@ -246,6 +318,9 @@ export async function buildRepoCards(
   );
   // The checkouts' files are read while the git processes run: the main thread would only wait for them.
   const scans = places.map((p) => (p.dir ? scanRepo(p.dir) : undefined));
+  const detect = await loadDetect();
+  const commands = repos.map((r, i) => repoCommands(detect, catalog, r, places[i]!.dir));
+  const edges = await edgeIndexOf(opts.graph);
   const states = await statesP;
   const git: Array<RepoGitState | undefined> = repos.map(() => undefined);
   present.forEach((i, k) => {
@@ -260,7 +335,13 @@ export async function buildRepoCards(
     meta[h.i] = metas[k];
   });
   return repos.map((r, i) =>
-    assembleCard(catalog, r, { ...places[i]!, git: git[i], meta: meta[i], scan: scans[i] }, opts.now),
+    assembleCard(
+      catalog,
+      r,
+      { ...places[i]!, git: git[i], meta: meta[i], scan: scans[i], commands: commands[i]! },
+      opts.now,
+      edges,
+    ),
   );
 }
 
@@ -284,4 +365,16 @@ export function compactCard(card: RepoCard): RepoCard {
     stack_hints: card.stack_hints.map((h) => (typeof h === 'string' ? h : h.stack)),
     ci: card.ci ? { provider: card.ci.provider, config: card.ci.config, source: card.ci.source } : null,
   };
+}
+
+/** The card without its edges (a budget step after its detail). */
+export function withoutEdges(card: RepoCard): RepoCard {
+  const { edges: _e, ...rest } = card;
+  return rest;
+}
+
+/** The card without its commands (the budget step after its edges). */
+export function withoutCommands(card: RepoCard): RepoCard {
+  const { commands: _c, commands_total: _t, ...rest } = card;
+  return rest;
 }

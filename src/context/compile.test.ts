@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { thrown } from '../../test/fixtures/index.js';
 import { Catalog } from '../catalog/index.js';
 import { parseManifestText } from '../model/index.js';
+import { detectCommands } from '../repo-commands/index.js';
 import { COMPILE_MAX_DEPTH, compileSections } from './compile.js';
 
 const catalog = new Catalog(
@@ -16,7 +17,11 @@ const catalog = new Catalog(
           path: ./p/r
           components:
             - { name: a, path: a }
-            - { name: b, path: b, depends_on: [a], agent_profile: { skills: [extra] } }
+            - name: b
+              path: b
+              depends_on: [a]
+              agent_profile: { skills: [extra] }
+              commands: { test: 'make -C b check', serve: ./b/run }
             - { name: c, path: c, depends_on: [b] }
         - name: s
           path: ./p/s
@@ -36,9 +41,24 @@ describe('context compile sections', () => {
     expect(out.component).toBeNull();
   });
 
-  it('adds component, component_graph (depth 0 by default) and effective_profile', () => {
-    const out = compileSections(catalog, { project: 'p', repo: 'r', component: 'b' });
-    expect(keys(out)).toEqual(['scope', 'component', 'component_graph', 'effective_profile']);
+  it('adds component, component_graph (depth 0 by default), effective_profile and component_commands', () => {
+    const out = compileSections(
+      catalog,
+      { project: 'p', repo: 'r', component: 'b' },
+      { detect: detectCommands },
+    );
+    expect(keys(out)).toEqual([
+      'scope',
+      'component',
+      'component_graph',
+      'effective_profile',
+      'component_commands',
+    ]);
+    // Not on disk: the manifest's commands alone, named, with source manifest.
+    expect(out.sections.find((s) => s.key === 'component_commands')!.value).toEqual([
+      { kind: 'test', command: 'make -C b check', dir: 'b', source: 'manifest' },
+      { name: 'serve', command: './b/run', dir: 'b', source: 'manifest' },
+    ]);
     const graph = out.sections.find((s) => s.key === 'component_graph')!.value as {
       depth: number;
       nodes: unknown[];

@@ -4,6 +4,8 @@ import { serialize, type TokenCounter } from './tokens.js';
 /** Anything measured: its serialized form ends with the token count of that very form. */
 export interface Measured {
   token_estimate: number;
+  /** The budget it was fitted to, when it prints it (a pack does). */
+  max_tokens?: number | null;
 }
 
 /** How a value whose last key is token_estimate ends before it is stamped. */
@@ -74,14 +76,32 @@ export interface Fitted<S, T> {
 }
 
 /**
+ * The smallest budget the value fits when it prints that budget (`max_tokens`): the number's own digits count,
+ * so the count is taken again with the candidate in place until it settles.
+ */
+function smallestBudget<T extends Measured>(counter: TokenCounter, value: T): number {
+  let budget = stampTokens(counter, value);
+  if (value.max_tokens === undefined) return budget;
+  for (let round = 0; round < 8; round++) {
+    value.max_tokens = budget;
+    const tokens = stampTokens(counter, value);
+    if (tokens <= budget) return budget;
+    budget = tokens;
+  }
+  return budget;
+}
+
+/**
  * The largest form of the value whose serialization, token_estimate included, is at most `maxTokens`.
  * Binary search over the steps (each step is smaller than the one before), then an exact check of the result;
- * a budget below the smallest form is a ValidationError naming that minimum.
+ * a budget below the smallest form is a ValidationError naming the smallest budget that works (`field` is the
+ * input the budget came in).
  */
 export function fitToBudget<S, T extends Measured>(
   counter: TokenCounter,
   ladder: Ladder<S, T>,
   maxTokens: number | undefined,
+  field = 'max_tokens',
 ): Fitted<S, T> {
   const at = (step: number) => {
     const state = stateAt(ladder, step);
@@ -103,10 +123,10 @@ export function fitToBudget<S, T extends Measured>(
   if (!fits(0)) {
     if (!fits(last)) {
       const { value } = at(last);
-      const minimum = stampTokens(counter, value);
+      const minimum = smallestBudget(counter, value);
       throw new ValidationError(
-        `max_tokens: ${maxTokens} is below the smallest possible result (${minimum} tokens)`,
-        { field: 'max_tokens', value: maxTokens, rule: 'budget_too_small', minimum },
+        `${field}: ${maxTokens} is below the smallest useful result (${minimum} tokens); give ${minimum} or more`,
+        { field, value: maxTokens, rule: 'budget_too_small', minimum },
       );
     }
     lo = 1;

@@ -1,15 +1,19 @@
 export {
   buildRepoCard,
   buildRepoCards,
+  CARD_COMMANDS,
   CARD_COMPONENTS,
   type CardComponent,
   type CardOptions,
   type CiSummary,
   compactCard,
+  type DetectCommands,
   INSTRUCTIONS_EXCERPT,
+  loadDetect,
   type RepoCard,
   STALE_DAYS,
 } from './card.js';
+export { CARD_EDGES, type CardEdge, type CardEdges, EdgeIndex } from './card-edges.js';
 export {
   type CommitCache,
   type CommitMeta,
@@ -48,6 +52,7 @@ export {
   TIERS,
   type Tier,
 } from './pack.js';
+export { packMarkdown, packSummary } from './pack-markdown.js';
 export { DIGEST_REPO_LIMIT, type PackDeps, type PackRequest, producePack } from './produce.js';
 export { AGENT_FILES, type RepoScan, type StackHint, scanRepo } from './repo-scan.js';
 export {

@@ -157,6 +157,9 @@ describe('--max-tokens', () => {
           expect(count).toBe(pack.token_estimate);
           expect(tokens).toBe(count);
           expect(count).toBeLessThanOrEqual(budget);
+          // Never an empty pack: the map keeps its first row, and a tier with cards keeps the first card.
+          if (x.rows > 0) expect(pack.map!.repos.length).toBeGreaterThanOrEqual(1);
+          if (input.cards.length > 0) expect(pack.cards.length).toBeGreaterThanOrEqual(1);
         } catch (err) {
           expect(err).toBeInstanceOf(HubError);
           const details = (err as HubError).details as { rule: string; minimum: number };
@@ -193,11 +196,54 @@ describe('--max-tokens', () => {
 
     const mapOnly = assemblePack(counter, { ...input, cards: [], digest: null }).tokens;
     const mapCut = assemblePack(counter, { ...input, maxTokens: Math.floor(mapOnly / 2) });
-    expect(mapCut.pack.cards).toEqual([]);
-    expect(mapCut.pack.dropped_sections).toContain('cards');
+    // The first card stays (without its detail) while the map shrinks: a tier-1 pack never loses every card.
+    expect(mapCut.pack.cards.map((c) => c.repo)).toEqual(['repo-0']);
+    expect(mapCut.pack.cards[0]!.readme).toBeUndefined();
+    expect(mapCut.pack.dropped_sections).toContain('cards[1:]');
     expect(mapCut.pack.map!.truncated).toBe(true);
     expect(mapCut.pack.map!.next_offset).toBe(mapCut.pack.map!.repos.length);
     expect(mapCut.pack.dropped_sections.some((d) => d.startsWith('map.'))).toBe(true);
+  });
+
+  it('refuses a budget below the smallest useful pack, naming the smallest budget that works', () => {
+    for (const tier of [0, 1] as const) {
+      const input: PackInput = {
+        tier,
+        workspaceName: 'w',
+        map: makeMap(20, 2),
+        cards: tier === 1 ? Array.from({ length: 5 }, (_, i) => makeCard(i, 10)) : [],
+        digest: null,
+        maxTokens: 40,
+      };
+      let err: unknown;
+      try {
+        assemblePack(counter, input);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, `tier ${tier}`).toBeInstanceOf(HubError);
+      const details = (err as HubError).details as { rule: string; minimum: number };
+      expect(details.rule).toBe('budget_too_small');
+      expect((err as HubError).message).toContain(String(details.minimum));
+      const smallest = assemblePack(counter, { ...input, maxTokens: details.minimum });
+      expect(smallest.tokens).toBeLessThanOrEqual(details.minimum);
+      expect(smallest.pack.map!.repos).toHaveLength(1);
+      expect(smallest.pack.cards).toHaveLength(tier);
+      expect(() => assemblePack(counter, { ...input, maxTokens: details.minimum - 1 })).toThrow(HubError);
+    }
+  });
+
+  it('names the budget field the caller used', () => {
+    const input: PackInput = {
+      tier: 0,
+      workspaceName: 'w',
+      map: makeMap(3, 1),
+      cards: [],
+      digest: null,
+      maxTokens: 5,
+      budgetField: 'budget',
+    };
+    expect(() => assemblePack(counter, input)).toThrow(/^budget: 5 is below/);
   });
 
   it('never drops a section that is not droppable; below the minimum it says how small a pack can be', () => {

@@ -1,5 +1,5 @@
 import type { Digest } from '../coord/index.js';
-import { compactCard, type RepoCard } from './card.js';
+import { compactCard, type RepoCard, withoutCommands, withoutEdges } from './card.js';
 import { type Fitted, fitToBudget, type Ladder, type Shrink } from './fit.js';
 import type { WorkspaceMap } from './map.js';
 import type { TokenCounter } from './tokens.js';
@@ -58,6 +58,8 @@ export interface PackInput {
   digest: PackDigest | null;
   sections?: ExtraSection[];
   maxTokens?: number;
+  /** The input field the budget came in (`max_tokens`, or compile's `budget`), named by a refusal. */
+  budgetField?: string;
 }
 
 /** Keeps the changed repositories of a session digest, with a few subjects each. */
@@ -85,20 +87,23 @@ interface PackState {
   dropped: Set<string>;
   /** Cards before this index keep their detail; later ones are compacted. */
   cardsFull: number;
+  /** Cards before this index keep their edges, and before the next their commands. */
+  cardsEdges: number;
+  cardsCommands: number;
   cardsKept: number;
   projectDetail: boolean;
   repoTags: boolean;
   rowsKept: number;
   projectsKept: number;
-  map: boolean;
 }
 
 /**
  * The budget ladder of a pack, in drop order: the highest tier goes first (digest subjects, then the digest),
- * then droppable extra sections, then card detail (last card first), then cards from the last one, and only
- * then the map shrinks:
- * project detail, repository tags, rows from the end (the page then ends early: `truncated`, `next_offset`),
- * projects, and finally the whole map.
+ * then droppable extra sections, then card detail, card edges and card commands (each last card first), then
+ * cards from the last one down to the first, and only then the map shrinks: project detail, repository tags,
+ * rows from the end down to the first (the page then ends early: `truncated`, `next_offset`), and projects.
+ * The last step is the smallest useful pack: the map with its first row and, when cards were asked, the first
+ * card; a budget below it is refused rather than answered with an empty pack.
  */
 export function packLadder(input: PackInput): Ladder<PackState, ContextPack> {
   const { map, cards, digest } = input;
@@ -123,7 +128,19 @@ export function packLadder(input: PackInput): Ladder<PackState, ContextPack> {
       },
     },
     {
-      size: cards.length,
+      size: cards.some((c) => c.edges) ? cards.length : 0,
+      apply: (s, k) => {
+        s.cardsEdges = cards.length - k;
+      },
+    },
+    {
+      size: cards.some((c) => c.commands) ? cards.length : 0,
+      apply: (s, k) => {
+        s.cardsCommands = cards.length - k;
+      },
+    },
+    {
+      size: Math.max(0, cards.length - 1),
       apply: (s, k) => {
         s.cardsKept = cards.length - k;
       },
@@ -135,7 +152,7 @@ export function packLadder(input: PackInput): Ladder<PackState, ContextPack> {
       s.repoTags = false;
     }),
     {
-      size: map?.repos.length ?? 0,
+      size: Math.max(0, (map?.repos.length ?? 0) - 1),
       apply: (s, k) => {
         s.rowsKept = (map?.repos.length ?? 0) - k;
       },
@@ -146,9 +163,6 @@ export function packLadder(input: PackInput): Ladder<PackState, ContextPack> {
         s.projectsKept = (map?.projects.length ?? 0) - k;
       },
     },
-    one(Boolean(map), (s) => {
-      s.map = false;
-    }),
   ];
   return {
     initial: () => ({
@@ -156,12 +170,13 @@ export function packLadder(input: PackInput): Ladder<PackState, ContextPack> {
       digest: true,
       dropped: new Set(),
       cardsFull: cards.length,
+      cardsEdges: cards.length,
+      cardsCommands: cards.length,
       cardsKept: cards.length,
       projectDetail: true,
       repoTags: true,
       rowsKept: map?.repos.length ?? 0,
       projectsKept: map?.projects.length ?? 0,
-      map: true,
     }),
     shrinks,
     render: (s) => renderPack(input, s),
@@ -210,17 +225,20 @@ function renderPack(input: PackInput, s: PackState): ContextPack {
     } else extras[x.key] = x.value;
   }
   let cards = input.cards.slice(0, s.cardsKept);
-  if (s.cardsKept === 0 && input.cards.length > 0) dropped.push('cards');
-  else {
-    if (s.cardsFull < cards.length) {
-      cards = cards.map((c, i) => (i < s.cardsFull ? c : compactCard(c)));
-      dropped.push(`cards[${s.cardsFull}:].detail`);
-    }
-    if (s.cardsKept < input.cards.length) dropped.push(`cards[${s.cardsKept}:]`);
+  if (s.cardsFull < cards.length) {
+    cards = cards.map((c, i) => (i < s.cardsFull ? c : compactCard(c)));
+    dropped.push(`cards[${s.cardsFull}:].detail`);
   }
-  let map: WorkspaceMap | null = null;
-  if (input.map && s.map) map = renderMap(input.map, s, dropped);
-  else if (input.map) dropped.push('map');
+  if (s.cardsEdges < cards.length) {
+    cards = cards.map((c, i) => (i < s.cardsEdges ? c : withoutEdges(c)));
+    dropped.push(`cards[${s.cardsEdges}:].edges`);
+  }
+  if (s.cardsCommands < cards.length) {
+    cards = cards.map((c, i) => (i < s.cardsCommands ? c : withoutCommands(c)));
+    dropped.push(`cards[${s.cardsCommands}:].commands`);
+  }
+  if (s.cardsKept < input.cards.length) dropped.push(`cards[${s.cardsKept}:]`);
+  const map = input.map ? renderMap(input.map, s, dropped) : null;
   return {
     ok: true,
     tier: input.tier,
@@ -244,7 +262,12 @@ export interface AssembledPack {
 
 /** Assembles a pack and fits it under `maxTokens` (a hard ceiling on the printed JSON). */
 export function assemblePack(counter: TokenCounter, input: PackInput): AssembledPack {
-  const fitted: Fitted<PackState, ContextPack> = fitToBudget(counter, packLadder(input), input.maxTokens);
+  const fitted: Fitted<PackState, ContextPack> = fitToBudget(
+    counter,
+    packLadder(input),
+    input.maxTokens,
+    input.budgetField,
+  );
   return {
     pack: fitted.value,
     tokens: fitted.tokens,

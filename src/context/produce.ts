@@ -7,6 +7,7 @@ import {
   sessionDigest,
   updateSession,
 } from '../coord/index.js';
+import type { WorkspaceGraph } from '../graph/index.js';
 import type { DocumentStore } from '../state/index.js';
 import { buildRepoCards } from './card.js';
 import type { CommitCache } from './commit-cache.js';
@@ -31,6 +32,8 @@ export interface PackDeps {
   concurrency?: number;
   /** Judge of checkouts: repositories outside the workspace are never read (default: none allowed). */
   checkouts?: Checkouts;
+  /** The workspace graph with inferred edges, built while git runs; without it cards carry no `edges`. */
+  graph?: () => WorkspaceGraph | Promise<WorkspaceGraph>;
 }
 
 export interface PackRequest {
@@ -40,6 +43,8 @@ export interface PackRequest {
   mapOffset?: number;
   mapLimit?: number;
   maxTokens?: number;
+  /** The input field the budget came in, named by a refusal (default `max_tokens`). */
+  budgetField?: string;
   sections?: ExtraSection[];
 }
 
@@ -68,6 +73,7 @@ export async function producePack(deps: PackDeps, req: PackRequest): Promise<Con
           cache: deps.cache,
           concurrency: deps.concurrency,
           checkouts,
+          graph: deps.graph,
         })
       : Promise.resolve([]);
   const refs: RepoRef[] = gitRefs(checkouts, page.slice(0, DIGEST_REPO_LIMIT));
@@ -86,6 +92,7 @@ export async function producePack(deps: PackDeps, req: PackRequest): Promise<Con
     digest: digest ? compactDigest(digest) : null,
     sections: req.sections,
     maxTokens: req.maxTokens,
+    budgetField: req.budgetField,
   });
   if (digest && digestKept) {
     await updateSession(

@@ -2,6 +2,8 @@ import { relative } from 'node:path';
 import { type Catalog, scopeMiss } from '../catalog/index.js';
 import { NotFoundError } from '../infra/index.js';
 import { type EffectiveProfile, instructionLayers } from '../profile/index.js';
+import type { DeclaredCommand } from '../repo-commands/index.js';
+import type { CardEdge, CardEdges } from './card-edges.js';
 
 /** Environment a shell or agent adopts when it switches to a project (and repository). */
 export type SwitchEnv = Record<string, string>;
@@ -105,6 +107,29 @@ export interface PromptInput {
   objective: { id: string; title: string; status: string } | null;
   profile: EffectiveProfile | null;
   tier: number;
+  /** The repository's commands and edges, from its card (repository targets). */
+  commands?: DeclaredCommand[];
+  edges?: CardEdges;
+}
+
+const PROMPT_COMMANDS = 6;
+
+function commandsLine(commands: DeclaredCommand[]): string {
+  const shown = commands.slice(0, PROMPT_COMMANDS).map((c) => {
+    const where = c.dir ? ` in ${c.dir}` : '';
+    return `${c.kind ?? c.name ?? 'run'} \`${c.command}\`${where} (${c.source})`;
+  });
+  const more =
+    commands.length > PROMPT_COMMANDS ? `; ${commands.length - PROMPT_COMMANDS} more in the card` : '';
+  return `Commands: ${shown.join('; ')}${more}.`;
+}
+
+function edgesLine(edges: CardEdges): string {
+  const list = (xs: CardEdge[], total?: number) =>
+    xs.length
+      ? `${xs.map((e) => `${e.repo} (${e.type})`).join(', ')}${total !== undefined ? ` and ${total - xs.length} more` : ''}`
+      : 'nothing';
+  return `Depends on or calls: ${list(edges.out, edges.out_total)}; used by: ${list(edges.in, edges.in_total)}.`;
 }
 
 /** A short hand-over prompt for an agent starting in the target. */
@@ -124,6 +149,8 @@ export function switchPrompt(p: PromptInput): string {
     ].filter(Boolean);
     if (parts.length) lines.push(`Agent profile: ${parts.join('; ')}.`);
   }
+  if (p.commands?.length) lines.push(commandsLine(p.commands));
+  if (p.edges) lines.push(edgesLine(p.edges));
   const scope = `--project ${p.project}${p.repo ? ` --repo ${p.repo}` : ''}`;
   lines.push(`For changes since your last session run \`hub context pack --tier 2 ${scope} --json\`.`);
   return lines.join('\n');

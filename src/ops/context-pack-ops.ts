@@ -7,11 +7,14 @@ import {
   COMPILE_MAX_DEPTH,
   type ContextPack,
   compileSections,
+  EdgeIndex,
   layeredInstructions,
+  loadDetect,
   loadTokenCounter,
   MAP_PAGE_MAX,
   openCommitCache,
   type PackDeps,
+  packMarkdown,
   pickObjective,
   producePack,
   REPOMIX_PROFILES,
@@ -24,6 +27,7 @@ import {
   type Tier,
 } from '../context/index.js';
 import { listObjectives, updateSession } from '../coord/index.js';
+import type { WorkspaceGraph } from '../graph/index.js';
 import { NotFoundError, sha256Hex, ValidationError } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
 import { type CompiledContext, recordCompiledContext } from '../taskgraph/index.js';
@@ -50,8 +54,25 @@ const maxTokensField = z.coerce
   .optional()
   .describe('Hard ceiling on the tokens of the printed JSON (o200k_base); sections are dropped to fit.');
 
+const CARD_GRAPH = { include_inferred: true, include_structure: false } as const;
+
+/**
+ * The workspace graph of one request, built once on first use: its module loads only when a pack has cards, and
+ * the cards ask for it while their git processes run.
+ */
+function lazyGraph(ctx: OpContext): () => Promise<WorkspaceGraph> {
+  let graph: Promise<WorkspaceGraph> | undefined;
+  return () => {
+    graph ??= import('./graph-ops.js').then((m) => m.workspaceGraph(ctx, CARD_GRAPH));
+    return graph;
+  };
+}
+
 /** The ports a pack needs; the tokenizer import starts here and overlaps the git work. */
-function packDeps(ctx: OpContext): PackDeps {
+function packDeps(
+  ctx: OpContext,
+  graph: () => WorkspaceGraph | Promise<WorkspaceGraph> = lazyGraph(ctx),
+): PackDeps {
   const ws = ctx.workspace();
   const { store, info } = ctx.store();
   const dir = cacheDir(ctx.env);
@@ -69,6 +90,7 @@ function packDeps(ctx: OpContext): PackDeps {
     },
     counter: loadTokenCounter(),
     checkouts: ctx.checkouts(),
+    graph,
   };
 }
 
@@ -80,29 +102,12 @@ function profileTier(ctx: OpContext, project?: string, repo?: string, component?
   return effectiveProfile(ctx.workspace().catalog, { project, repo, component })?.tier ?? null;
 }
 
-function packLine(p: ContextPack): string {
-  const map = p.map;
-  return [
-    `tier ${p.tier} pack of ${p.workspace_name ?? 'workspace'}: ${p.token_estimate} tokens${p.max_tokens ? ` (max ${p.max_tokens})` : ''}`,
-    map
-      ? `map: ${map.repos.length} of ${map.total} repos from ${map.offset}${map.next_offset !== null ? `, next page --map-offset ${map.next_offset}` : ''}`
-      : 'map: dropped',
-    p.cards.length ? `cards: ${p.cards.map((c) => `${c.project}/${c.repo}`).join(', ')}` : '',
-    p.digest
-      ? `digest: ${p.digest.repo_changes.length} changed repo(s) since ${p.digest.since ?? 'the beginning'}`
-      : '',
-    p.dropped_sections.length ? `dropped: ${p.dropped_sections.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
-
 export const contextPack = defineOp({
   id: 'context.pack',
   summary:
     'Token-budgeted context pack: tier 0 workspace map, 1 + repo cards, 2 + changes since last session.',
   description:
-    'The map pages by --max-map-repos (default 80) and --map-offset. --max-tokens is a hard ceiling on the printed JSON: the digest, then cards, then map rows are dropped, and listed in dropped_sections. Tier 2 moves the session boundary.',
+    "The map pages by --max-map-repos (default 80) and --map-offset. Cards carry the repository's build, test and lint commands and its workspace-graph edges, each with its source. --max-tokens is a hard ceiling on the printed JSON: the digest, then card detail, edges and commands, then cards, then map rows are dropped, and listed in dropped_sections; a budget below the smallest useful pack (the first map row and, from tier 1, the first card) is an error naming the smallest budget that works. Without --json the pack prints as Markdown, a three-line summary at the end. Tier 2 moves the session boundary.",
   input: z.strictObject({
     tier: tierField,
     ...scopeFields,
@@ -135,14 +140,15 @@ export const contextPack = defineOp({
       maxTokens: input.max_tokens,
     });
   },
-  cli: { command: 'context pack', human: (p) => packLine(p) },
+  cli: { command: 'context pack', human: (p) => packMarkdown(p) },
   mcp: { tool: 'hub_context_pack' },
   http: [{ method: 'POST', route: '/v3/ops/context/pack', input: 'body' }],
 });
 
 export const repoCard = defineOp({
   id: 'context.repo-card',
-  summary: 'One repository card: git state, stack hints, health flags, CI summary, tags and instructions.',
+  summary:
+    'One repository card: git state, stack hints, health flags, CI, tags, instructions, build/test/lint commands, cross-repo edges.',
   input: z.strictObject({
     project: z.string().min(1).describe('Project name.'),
     repo: z.string().min(1).describe('Repository name.'),
@@ -164,6 +170,7 @@ export const repoCard = defineOp({
       now: deps.now,
       cache: deps.cache,
       checkouts: deps.checkouts,
+      graph: deps.graph,
     });
     deps.cache.save();
     const out = { ...card, token_estimate: 0 };
@@ -192,7 +199,7 @@ export const repoCard = defineOp({
 export const contextCompile = defineOp({
   id: 'context.compile',
   summary:
-    'Compile a project/repo-scoped pack; with a component adds component, component_graph, effective_profile.',
+    'Compile a repo-scoped pack; a component adds component, component_graph, effective_profile, component_commands, component_neighbors.',
   description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling. With --task-id (and --graph-id when the node id is in several graphs) the task graph node decides: its repository is the scope (--project/--repo may be left out, and must agree when given), its context_budget is the budget unless --budget, and a task section carries the node, its graph's goal and acceptance and the graph's objective; the pack is recorded in task-contexts/<graph>~<node> and summarized on the node as compiled_context.`,
   input: z.strictObject({
     project: z.string().min(1).optional().describe("Project name (default: the task node's)."),
@@ -226,15 +233,39 @@ export const contextCompile = defineOp({
           rule: 'required',
         },
       );
-    // Every rule is checked before any git work: a bad component never yields the repository's pack.
-    const compiled = compileSections(catalog, { ...input, project, repo, graph_id: task?.graph.graph_id });
+    // Every rule is checked before any git work: a bad component never yields the repository's pack. The graph
+    // (for the component's neighbours and the card's edges) is built once, and only when something reads it.
+    const graphOps = await import('./graph-ops.js');
+    let graph: WorkspaceGraph | undefined;
+    const graphOnce = () => {
+      graph ??= graphOps.workspaceGraph(ctx, CARD_GRAPH);
+      return graph;
+    };
+    const repoEntry = catalog.repoById.get(`${project}/${repo}`);
+    const place = repoEntry ? ctx.checkouts().of(repoEntry) : undefined;
+    const compiled = compileSections(
+      catalog,
+      { ...input, project, repo, graph_id: task?.graph.graph_id },
+      {
+        dir: place?.state === 'present' ? place.dir : undefined,
+        edges: () => new EdgeIndex(graphOnce()),
+        detect: await loadDetect(),
+      },
+    );
     const sections = task
       ? [...compiled.sections.filter((s) => s.key !== 'task'), task.section]
       : compiled.sections;
     const component = compiled.component?.split('/')[2];
     const tier = (input.tier ?? profileTier(ctx, project, repo, component) ?? 1) as Tier;
     const budget = task ? task.budget : input.budget;
-    const pack = await producePack(packDeps(ctx), { tier, project, repo, maxTokens: budget, sections });
+    const pack = await producePack(packDeps(ctx, graphOnce), {
+      tier,
+      project,
+      repo,
+      maxTokens: budget,
+      budgetField: task && input.budget === undefined ? 'context_budget' : 'budget',
+      sections,
+    });
     if (!task) return pack;
     const compiled_context = await recordCompiledContext(coordDeps(ctx), {
       graph_id: task.node.graph_id,
@@ -249,7 +280,7 @@ export const contextCompile = defineOp({
   cli: {
     command: 'context compile',
     human: (p) =>
-      packLine(p) + (p.compiled_context ? `\nrecorded on the node: ${p.compiled_context.document}` : ''),
+      packMarkdown(p) + (p.compiled_context ? `\nrecorded on the node: ${p.compiled_context.document}` : ''),
   },
   mcp: { tool: 'hub_context_compile' },
   http: [{ method: 'POST', route: '/v3/ops/context/compile', input: 'body' }],
@@ -280,6 +311,9 @@ async function runSwitch(
   const objectives = await listObjectives(coordDeps(ctx));
   const objective = pickObjective(catalog, objectives, input.project, input.repo);
   const env = switchEnv(catalog, input.project, input.repo);
+  const card = input.repo
+    ? pack.cards.find((c) => c.project === input.project && c.repo === input.repo)
+    : undefined;
   const slug = `${input.project}${input.repo ? `-${input.repo}` : ''}`.toLowerCase();
   const refs = input.repo ? [`${input.project}/${input.repo}`] : target.repos.map((r) => r.id);
   return {
@@ -308,6 +342,8 @@ async function runSwitch(
       objective,
       profile,
       tier,
+      commands: card?.commands,
+      edges: card?.edges,
     }),
     effective_profile: profile,
     pack,
