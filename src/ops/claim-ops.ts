@@ -155,7 +155,8 @@ export const claimCheck = defineOp({
     'Check patterns or a component against live claims of other agents: conflicts with witnesses, hints.',
   description:
     'A pure read. Each conflict names the claim, its agent, both patterns and a path both match. concept_hints ' +
-    'list concepts whose ownership overlaps the patterns; they are advisory, never conflicts.',
+    'list concepts whose ownership overlaps the patterns; they are advisory, never conflicts. Exits 1 when it ' +
+    'finds conflicts (ok: false; the JSON is still printed).',
   input: z.strictObject({
     repository: aclFields.repository,
     ...patternFields,
@@ -190,6 +191,8 @@ export const claimCheck = defineOp({
   },
   cli: {
     command: 'claim check',
+    // A check that finds a conflict fails, so a script guarded by it stops (as config validate does).
+    exitCode: (r) => (r.ok ? 0 : 1),
     human: (r) =>
       [
         r.ok
