@@ -33,8 +33,7 @@ const WHEN: Record<string, string> = {
     'Use to follow what other agents did; pass next_seq back as after_seq (or next_cursor as since).',
   hub_graph_neighbors:
     'Use to see which repositories one repository depends on or is needed by (declared and from package files).',
-  hub_merge_cancel:
-    'Use when a request should not land, or cannot proceed and holds up the queue (its target is checked out, its branch is obsolete).',
+  hub_merge_cancel: 'Use when a request should not land, or cannot proceed and holds up the queue.',
   hub_version_check: 'Works without a manifest.',
   hub_version_upgrade: 'Works without a manifest.',
 };
