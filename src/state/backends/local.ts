@@ -20,6 +20,7 @@ import {
 import {
   appendItem,
   assertDocument,
+  checkStoredSize,
   type DocumentStore,
   refuseDerivedEvents,
   type UpdateFn,
@@ -182,6 +183,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   // Files written indented by earlier versions read the same.
   const persist = (name: string, value: unknown, etag = etagOf(value)!): string => {
     const text = `${JSON.stringify(value)}\n`;
+    checkStoredSize(name, text);
     // A holder stalled past the stale age may have lost its lock to another writer: then it must not write.
     held.get(name)?.assertHeld();
     writeFileAtomicSync(join(realDir(), fileOf(name)), text);

@@ -1,5 +1,6 @@
 import { HubError, ValidationError } from '../../infra/index.js';
 import { canonicalJson, etagOf } from '../etag.js';
+import { checkStoredSize } from '../store.js';
 
 /**
  * One state document as a MongoDB record. The body is the document's canonical JSON text, not a BSON object:
@@ -43,6 +44,7 @@ export function encodeRecord(
   now: Date = new Date(),
 ): { record: MongoRecord; etag: string } {
   const body = canonicalJson(value);
+  checkStoredSize(id.name, body);
   const bytes =
     Buffer.byteLength(body, 'utf8') +
     Buffer.byteLength(id.org_id, 'utf8') +
