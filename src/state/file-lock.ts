@@ -144,7 +144,7 @@ export function refreshEvery(staleMs: number): number {
  * Why a lock file is stale, or undefined while it may have a live holder. Judged from what a holder cannot fake:
  * the file's modification time as the file system reports it, which a live holder refreshes (refreshEvery). Its
  * content is a planter's to choose (a cloned workspace can ship `.hub/locks/`), so it can only make a lock stale
- * sooner, never hold it: a holder on this host whose pid is gone. A time in the future cannot come from a live
+ * sooner, never hold it: a holder on this host whose pid is gone, a lock never written. A time in the future cannot come from a live
  * holder on this clock, so such a lock cannot be judged, and a lock that cannot be judged is stale.
  */
 function staleness(
@@ -156,10 +156,16 @@ function staleness(
   if (!Number.isFinite(age) || age < -staleMs) return 'its file is dated in the future';
   if (age > staleMs) return `its file was last touched ${Math.round(age / 1000)} s ago`;
   const info = parseInfo(seen.text);
+  // A holder writes its lock in the same step as it creates it: one still unwritten after a second lost its holder
+  // between the two (a crash), whoever waits.
+  if (!info && age > UNWRITTEN_LOCK_GRACE_MS) return 'it was never written';
   if (info?.host === host && typeof info.pid === 'number' && !alive(info.pid))
     return `its holder (pid ${info.pid} on this host) is gone`;
   return undefined;
 }
+
+/** How long a lock may stay unwritten (its holder creates and writes it in one synchronous step). */
+const UNWRITTEN_LOCK_GRACE_MS = 1_000;
 
 /** The holder a lock file names, as shown in an error: only short plain values of its (untrusted) content. */
 function holderOf(text: string): { pid?: number; host?: string } {
