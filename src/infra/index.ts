@@ -35,6 +35,7 @@ export {
   MAX_INPUT_DEPTH,
   shortPath,
 } from './input-bounds.js';
+export { rememberSecret, scrubSecrets, scrubSecretsDeep } from './known-secrets.js';
 export { mapLimit } from './map-limit.js';
 export {
   isInside,

@@ -2,8 +2,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type * as z from 'zod';
-import { NotFoundError, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
+import { NotFoundError, rememberSecret, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
 import { type AppConfigEnv, applyAppConfigEnv } from './appconfig-env.js';
+import { secretValues } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import {
   ALLOWED_OUTSIDE_ENV,
@@ -264,6 +265,8 @@ export function loadAppConfig(opts: {
   }
   const { config, overrides } = applyAppConfigEnv(data, opts.env);
   if (applyAllowedOutsideEnv(config, opts.env)) overrides.push(ALLOWED_OUTSIDE_ENV);
+  // Whatever prints an error from now on masks these (a state server may echo its bearer token back).
+  for (const secret of secretValues(config)) rememberSecret(secret);
   return {
     ...loc,
     config,

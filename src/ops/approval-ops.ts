@@ -2,9 +2,10 @@ import * as z from 'zod';
 import {
   APPROVAL_DECISIONS,
   type ApprovalRequest,
-  listApprovals,
+  approvalListing,
   requestApproval,
   resolveApproval,
+  type SetAsideRecord,
 } from '../coord/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import { coordDeps } from './coord-deps.js';
@@ -48,9 +49,8 @@ export const approvalList = pagedList(
     }),
     gate: 'active',
     attributes: READ_ONLY,
-    handler: async (ctx, input): Promise<{ requests: ApprovalRequest[] }> => ({
-      requests: await listApprovals(coordDeps(ctx), input.status),
-    }),
+    handler: (ctx, input): Promise<{ requests: ApprovalRequest[]; set_aside?: SetAsideRecord[] }> =>
+      approvalListing(coordDeps(ctx), input.status),
     cli: {
       command: 'context approval list',
       human: (r) =>

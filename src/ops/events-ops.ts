@@ -8,6 +8,7 @@ import {
   parseCursor,
   parseSince,
 } from '../coord/index.js';
+import { setAsideReporter } from './coord-deps.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
 import type { OpStream } from './stream.js';
@@ -44,7 +45,8 @@ export const contextEvents = defineOp({
   }),
   gate: 'active',
   attributes: READ_ONLY,
-  handler: (ctx, input): Promise<EventsFeed> => eventsFeed(ctx.store().store, input, () => ctx.now()),
+  handler: (ctx, input): Promise<EventsFeed> =>
+    eventsFeed(ctx.store().store, input, () => ctx.now(), setAsideReporter(ctx)),
   cli: {
     command: 'context events',
     human: (r) =>

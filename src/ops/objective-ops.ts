@@ -3,12 +3,13 @@ import {
   describeObjective,
   EDITABLE_OBJECTIVE_FIELDS,
   editObjective,
-  listObjectives,
   normalizeRepos,
   OBJECTIVE_STATUSES,
   type Objective,
+  objectiveListing,
   objectivePatch,
   resumeObjective,
+  type SetAsideRecord,
   type UpsertResult,
   upsertObjective,
 } from '../coord/index.js';
@@ -172,9 +173,11 @@ export const objectiveList = pagedList(
     }),
     gate: 'active',
     attributes: READ_ONLY,
-    handler: async (ctx, input): Promise<{ objectives: Objective[] }> => {
-      const all = await listObjectives(coordDeps(ctx));
-      return { objectives: input.status ? all.filter((o) => o.status === input.status) : all };
+    handler: async (ctx, input): Promise<{ objectives: Objective[]; set_aside?: SetAsideRecord[] }> => {
+      const all = await objectiveListing(coordDeps(ctx));
+      return input.status
+        ? { ...all, objectives: all.objectives.filter((o) => o.status === input.status) }
+        : all;
     },
     cli: { command: 'context objective list', human: (r) => objectiveRows(r.objectives) || 'no objectives' },
     mcp: { tool: 'hub_objective_list' },

@@ -5,6 +5,7 @@ import {
   HubError,
   NotFoundError,
   RefusedError,
+  scrubSecrets,
   toHubError,
   ValidationError,
 } from '../../infra/index.js';
@@ -202,7 +203,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
     const m = errorMapping(hubErrorOf(err, limit));
     if (m.http >= 500) {
       log(`hub http: ${req.method} ${req.url}: ${m.body.error.message}`);
-      if (debug && err instanceof Error && err.stack) log(err.stack);
+      if (debug && err instanceof Error && err.stack) log(scrubSecrets(err.stack));
     }
     reply.code(m.http).type('application/json').send(JSON.stringify(m.body));
   });
