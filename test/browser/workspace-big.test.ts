@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../fixtures/index.js';
 import { LANGUAGES, TEAMS, TIERS, writeBigWorkspace } from './big-workspace.js';
+import { graphSpan } from './graph-span.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
 const dir = createTempDir('hub-ui-big-');
@@ -102,7 +103,7 @@ describeBrowser('Workspace page, 5,000 repositories', () => {
     await ui.screenshot(page, 'workspace-big-explorer');
   });
 
-  it('Graph: every project and repository is drawn (computed positions, no force layout)', async () => {
+  it('Graph: every project and repository is drawn (computed positions, no force layout), filling the canvas', async () => {
     const page = await ui.open('/workspace/graph');
     await settled(page);
     const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
@@ -113,5 +114,9 @@ describeBrowser('Workspace page, 5,000 repositories', () => {
       )
       .toEqual(['5050', '5000']);
     await ui.screenshot(page, 'workspace-big-graph');
+    const span = await graphSpan(canvas);
+    expect(span.inside).toBe(true);
+    expect(span.x, 'width spanned').toBeGreaterThan(0.8);
+    expect(span.y, 'height spanned').toBeGreaterThan(0.8);
   });
 });
