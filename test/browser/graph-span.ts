@@ -17,9 +17,10 @@ export function graphSpan(canvas: Locator): Promise<GraphSpan> {
     const w = cy.width();
     const h = cy.height();
     const bb = cy.nodes().renderedBoundingBox();
-    const inside = cy.nodes().every((n) => {
+    let inside = true;
+    cy.nodes().forEach((n) => {
       const p = n.renderedPosition();
-      return p.x >= 0 && p.y >= 0 && p.x <= w && p.y <= h;
+      if (p.x < 0 || p.y < 0 || p.x > w || p.y > h) inside = false;
     });
     return { x: bb.w / w, y: bb.h / h, nodes: cy.nodes().length, inside };
   });
