@@ -261,7 +261,9 @@ describeBrowser('Repository Terrain page (demo)', () => {
     log.length = 0;
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Terrain' }).click();
     await page.getByRole('heading', { level: 1, name: 'Terrain' }).waitFor();
-    await expect.poll(() => log.filter((e) => e === 'got enriched').length).toBeGreaterThan(0);
+    await expect
+      .poll(() => log.filter((e) => e === 'got enriched').length, { timeout: 30_000 })
+      .toBeGreaterThan(0);
     inOrder(log);
   });
 
