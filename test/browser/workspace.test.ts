@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../fixtures/index.js';
+import { graphSpan } from './graph-span.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
 // The editor of the user's config: a script that writes its argv to a file (only the user's config may name one).
@@ -236,6 +237,44 @@ describeBrowser('Workspace page', () => {
     expect(await zoom()).toBeCloseTo(fitted, 5);
     await page.keyboard.press('Escape');
     await page.waitForURL((u) => !u.searchParams.has('node'));
+  });
+
+  it('Graph: the workspace graph fills its canvas (most of its width and height) at desktop and wide sizes', async () => {
+    for (const [width, height, scheme] of [
+      [1280, 800, 'light'],
+      [1920, 1080, 'dark'],
+    ] as const) {
+      const page = await ui.open('/workspace/graph', { colorScheme: scheme });
+      await page.setViewportSize({ width, height });
+      await settled(page);
+      const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
+      await canvas.waitFor();
+      await ui.screenshot(page, `workspace-graph-${width}-${scheme}`);
+      const span = await graphSpan(canvas);
+      expect(span.nodes).toBe(8);
+      expect(span.inside).toBe(true);
+      expect(span.x, `width spanned at ${width}x${height}`).toBeGreaterThan(0.8);
+      expect(span.y, `height spanned at ${width}x${height}`).toBeGreaterThan(0.8);
+    }
+  });
+
+  it('Graph: the component graph draws a component on first open, before one is chosen', async () => {
+    const page = await ui.open('/workspace');
+    await settled(page);
+    await page.getByRole('tab', { name: 'Graph' }).click();
+    await page.getByRole('radio', { name: 'Component graph' }).check();
+    const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
+    await canvas.waitFor();
+    const picked = await page.getByRole('combobox', { name: /^Component/ }).inputValue();
+    expect(picked).not.toBe('');
+    await expect.poll(async () => (await graphSpan(canvas)).nodes).toBeGreaterThan(1);
+    const span = await graphSpan(canvas);
+    expect(span.inside).toBe(true);
+    expect(Math.max(span.x, span.y)).toBeGreaterThan(0.5);
+    expect(await page.getByRole('complementary', { name: 'Graph details' }).textContent()).toContain(
+      'nodes within 1 hops',
+    );
+    await ui.screenshot(page, 'workspace-component-graph-first-open');
   });
 
   it('Graph: the component graph of a chosen component', async () => {
