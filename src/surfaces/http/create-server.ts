@@ -133,6 +133,43 @@ function hubErrorOf(err: unknown, bodyLimit: number): HubError {
   return new HubError('validation', `request: ${f.message ?? 'bad request'}`, details, status);
 }
 
+/** The shortest server token accepted for a bind beyond loopback: 32 characters (`openssl rand -hex 32` gives 64). */
+export const MIN_PUBLIC_TOKEN_LENGTH = 32;
+
+/**
+ * A bind beyond loopback needs a token, and one long enough that guessing it over the network is hopeless. The
+ * refusal names where the token came from and its length, never its value.
+ */
+function refuseUnguardedBind(
+  host: string,
+  token: string | undefined,
+  source: { fromEnv: boolean; file?: string },
+): void {
+  if (!isPublicBind(host)) return;
+  const make = 'make one with `openssl rand -hex 32`';
+  if (!token) {
+    throw new RefusedError(
+      `refusing to listen on ${host} without a server token: anyone who can reach it could call every route; set HUB_SERVER_TOKEN (or server.token in your user config or --appconfig file; ${make}), or bind 127.0.0.1`,
+      { host, rule: 'token_for_public_bind', variable: 'HUB_SERVER_TOKEN' },
+    );
+  }
+  if (token.length >= MIN_PUBLIC_TOKEN_LENGTH) return;
+  const where = source.fromEnv
+    ? { variable: 'HUB_SERVER_TOKEN' }
+    : { variable: 'HUB_SERVER_TOKEN', key: 'server.token', ...(source.file ? { file: source.file } : {}) };
+  const named = source.fromEnv ? 'HUB_SERVER_TOKEN' : `server.token${source.file ? ` in ${source.file}` : ''}`;
+  throw new RefusedError(
+    `refusing to listen on ${host} with a ${token.length}-character server token (${named}): a token that guards a bind beyond loopback must have at least ${MIN_PUBLIC_TOKEN_LENGTH} characters; ${make}, or bind 127.0.0.1`,
+    {
+      host,
+      rule: 'token_min_length',
+      min_length: MIN_PUBLIC_TOKEN_LENGTH,
+      length: token.length,
+      ...where,
+    },
+  );
+}
+
 /**
  * Builds the HTTP server of hub (not yet listening): routes from the registry's HTTP bindings for the mode's
  * route families, the whole-document state routes, the OpenAPI document, the UI (web mode), and the security
@@ -145,15 +182,14 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const { dir, definition } = servedRoot(opts.root ?? '.', opts.cwd ?? process.cwd());
   const init = { cwd: dir, env, definition, appconfig: opts.appconfig, log };
   const base = createContext(init);
-  const config = base.appConfig().config;
+  const loaded = base.appConfig();
+  const config = loaded.config;
   const token = config.server.token || undefined;
   const host = opts.host ?? '127.0.0.1';
-  if (isPublicBind(host) && !token) {
-    throw new RefusedError(
-      `refusing to listen on ${host} without a server token: anyone who can reach it could call every route; set HUB_SERVER_TOKEN (or server.token in hub.config.yaml), or bind 127.0.0.1`,
-      { host, rule: 'token_for_public_bind', variable: 'HUB_SERVER_TOKEN' },
-    );
-  }
+  refuseUnguardedBind(host, token, {
+    fromEnv: loaded.overrides.includes('HUB_SERVER_TOKEN'),
+    file: loaded.trustedKeysFrom ?? loaded.path,
+  });
   const explicitHost = host !== '0.0.0.0' && host !== '::' && !isLoopbackHost(host) ? [host] : [];
   const ownStore = opts.store === undefined;
   const store = opts.store ?? base.store().store;
