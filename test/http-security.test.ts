@@ -112,9 +112,19 @@ describe('binding beyond loopback', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('openssl rand -hex 32');
     // 32 characters is enough; on loopback a short token only adds a check (nothing beyond the machine reaches it).
-    const ok = await createHubServer({ mode: 'web', root, host: '0.0.0.0', env: { HUB_SERVER_TOKEN: 'k'.repeat(32) } });
+    const ok = await createHubServer({
+      mode: 'web',
+      root,
+      host: '0.0.0.0',
+      env: { HUB_SERVER_TOKEN: 'k'.repeat(32) },
+    });
     await ok.close();
-    const local = await createHubServer({ mode: 'web', root, host: '127.0.0.1', env: { HUB_SERVER_TOKEN: 'abc' } });
+    const local = await createHubServer({
+      mode: 'web',
+      root,
+      host: '127.0.0.1',
+      env: { HUB_SERVER_TOKEN: 'abc' },
+    });
     await local.close();
   });
 
@@ -136,10 +146,13 @@ describe('binding beyond loopback', () => {
       // From the user's own config it guards the bind.
       writeFileSync(join(ws, 'hub.config.yaml'), 'api_version: ws\n');
       writeFileSync(join(userDir, 'config.yml'), `server:\n  token: ${STRONG}\n`);
-      const own = runHub(['web', 'serve', '--root', ws, '--host', '0.0.0.0', '--port', '0', '--status-once'], {
-        cwd: ws,
-        env: { HUB_CONFIG_DIR: userDir },
-      });
+      const own = runHub(
+        ['web', 'serve', '--root', ws, '--host', '0.0.0.0', '--port', '0', '--status-once'],
+        {
+          cwd: ws,
+          env: { HUB_CONFIG_DIR: userDir },
+        },
+      );
       expect(own.code, own.stderr).toBe(0);
     } finally {
       removeTempDir(ws);

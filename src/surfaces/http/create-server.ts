@@ -157,7 +157,9 @@ function refuseUnguardedBind(
   const where = source.fromEnv
     ? { variable: 'HUB_SERVER_TOKEN' }
     : { variable: 'HUB_SERVER_TOKEN', key: 'server.token', ...(source.file ? { file: source.file } : {}) };
-  const named = source.fromEnv ? 'HUB_SERVER_TOKEN' : `server.token${source.file ? ` in ${source.file}` : ''}`;
+  const named = source.fromEnv
+    ? 'HUB_SERVER_TOKEN'
+    : `server.token${source.file ? ` in ${source.file}` : ''}`;
   throw new RefusedError(
     `refusing to listen on ${host} with a ${token.length}-character server token (${named}): a token that guards a bind beyond loopback must have at least ${MIN_PUBLIC_TOKEN_LENGTH} characters; ${make}, or bind 127.0.0.1`,
     {
