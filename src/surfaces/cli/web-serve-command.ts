@@ -64,7 +64,7 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
     .addOption(
       new Option(
         '--open',
-        'Open the browser UI once listening (with the server token in the URL fragment when there is one).',
+        'Open the browser UI once listening (signed in with a one-time code when the server has a token).',
       ),
     )
     .addOption(new Option('--no-open', 'Do not open the browser (default).'))
@@ -113,7 +113,8 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
         writeErr(
           `hub: ${server.definition} does not exist yet: catalog routes answer 404 until \`hub init\``,
         );
-      if (flags.open) openBrowser(mode === 'web' ? browserUrl : url);
+      // Never the token on the opener's command line (every local user can read argv): a one-time sign-in code.
+      if (flags.open) openBrowser(mode === 'web' ? server.signInUrl(url) : url);
       await untilSignal();
       await server.close();
     });

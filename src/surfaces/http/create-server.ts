@@ -20,6 +20,7 @@ import {
   MAX_CONNECTIONS,
   MAX_HEADER_BYTES,
 } from './limits.js';
+import { createLoginCodes, isLoginRequest, registerLoginRoute } from './login-codes.js';
 import { buildOpenApi } from './openapi.js';
 import {
   boundRoutes,
@@ -81,10 +82,16 @@ export interface HubServer {
   definition: string;
   tokenRequired: boolean;
   /**
-   * The address to open in a browser: `url` with `#token=<token>` when the server has a token. A fragment is
-   * never sent to a server; the UI moves it to sessionStorage and strips it from the address bar.
+   * The address to print for a person to open: `url` with `#token=<token>` when the server has a token. A fragment
+   * is never sent to a server; the UI moves it to sessionStorage and strips it from the address bar.
    */
   browserUrl(url: string): string;
+  /**
+   * The address to hand to another program (`--open`): `url` with `#login=<one-time code>` when the server has a
+   * token (web mode), which the UI trades for the token once; argv is readable by every local user, the code is
+   * useless once used or after LOGIN_CODE_TTL_MS.
+   */
+  signInUrl(url: string): string;
   openapi: Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -246,15 +253,22 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   });
   // Before any route: the plugin's hooks apply to the routes registered after it.
   await registerCompression(app);
+  // Sign-in codes for `--open`: only where there is a UI to sign in to and a token to hand over.
+  const loginCodes = opts.mode === 'web' && token !== undefined ? createLoginCodes() : undefined;
   app.addHook(
     'onRequest',
     securityHook({
       token,
       allowedHosts: [...config.server.allowed_hosts, ...explicitHost],
-      // The UI's files (web mode) load without the token; every /v2 and /v3 call still needs it (docs/http.md).
-      publicRequest: opts.mode === 'web' ? isUiFileRequest : undefined,
+      // The UI's files (web mode) load without the token, and so does the sign-in exchange, whose code is its
+      // credential; every other /v2 and /v3 call still needs it (docs/http.md).
+      publicRequest:
+        opts.mode === 'web'
+          ? (req) => isUiFileRequest(req) || (loginCodes !== undefined && isLoginRequest(req))
+          : undefined,
     }),
   );
+  if (loginCodes) registerLoginRoute(app, { codes: loginCodes, token: token!, log });
 
   const families = ROUTE_FAMILIES[opts.mode];
   const routes = boundRoutes(opts.operations ?? (await loadOperations()), families);
@@ -304,6 +318,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
     definition,
     tokenRequired: token !== undefined,
     browserUrl: (url) => (token === undefined ? url : `${url}#token=${encodeURIComponent(token)}`),
+    signInUrl: (url) => (loginCodes === undefined ? url : `${url}#login=${loginCodes.issue()}`),
     openapi,
     async close() {
       await app.close();
