@@ -199,7 +199,8 @@ describe('GET /v3/ops/events/stream', () => {
       for (let i = 0; i < 2; i++) open.push(await openSse(`${capped.base}${STREAM}`));
       expect(open.map((s) => s.status)).toEqual([200, 200]);
       const over = await openSse(`${capped.base}${STREAM}`);
-      expect(over.status).toBe(503);
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toBe('10');
       expect(JSON.parse(over.text!)).toMatchObject({
         error: { code: 'refused', details: { rule: 'max_streams_per_client', limit: 2 } },
       });

@@ -10,7 +10,10 @@ export interface SseOptions {
   heartbeatMs: number;
   /** Most streams open at once on one server; the next is answered 503 until one closes. */
   maxStreams: number;
-  /** Most streams one client (its address: clientAddress) holds at once, so no client takes every slot. */
+  /**
+   * Most streams one client (its address: clientAddress) holds at once, so no client takes every slot; the next is
+   * answered 429.
+   */
   maxStreamsPerClient: number;
 }
 
@@ -25,6 +28,9 @@ export interface OpenStreams {
 export function createOpenStreams(): OpenStreams {
   return { count: 0, byClient: new Map() };
 }
+
+/** Seconds a client over its share of streams is told to wait (Retry-After). */
+const PER_CLIENT_RETRY_S = 10;
 
 /** How long a browser's EventSource waits before reconnecting (sent once as `retry:`). */
 const RETRY_MS = 3_000;
@@ -69,11 +75,13 @@ export function sseHandler(
     }
     const client = clientAddress(req);
     if ((open.byClient.get(client) ?? 0) >= opts.maxStreamsPerClient) {
+      // 429: this client holds its share (the server may still have room for others); 503 is the server full.
+      reply.header('retry-after', String(PER_CLIENT_RETRY_S));
       throw new HubError(
         'refused',
         `too many event streams are open from ${client} (at most ${opts.maxStreamsPerClient} per client): close one and retry`,
         { rule: 'max_streams_per_client', limit: opts.maxStreamsPerClient, client },
-        503,
+        429,
       );
     }
     const result = await invoke(route.op, makeContext(), input);
