@@ -250,7 +250,8 @@ describe('config patch', () => {
 describe('appconfig preview', () => {
   it('redacts tokens as *** plus the last four characters in every style', () => {
     const ops = opsFile('cfg.json', [
-      { op: 'set', path: 'server.token', value: 'new-server-SECRET7777' },
+      // (server.token is for the user's own config only: a workspace draft setting it is a validation error.)
+      { op: 'set', path: 'state.api_key', value: 'new-key-SECRET7777' },
       { op: 'append', path: '/coordination/allowed_branch_prefixes', value: 'bot/' },
     ]);
     for (const style of ['normalized', 'minimal', 'on-disk']) {
@@ -261,8 +262,7 @@ describe('appconfig preview', () => {
     }
     const min = runHub(['appconfig', 'preview', '--file', ops, '--style', 'minimal', '--json'], { cwd: ws });
     expect(min.json().model).toEqual({
-      state: { token: '***1234' },
-      server: { token: '***7777' },
+      state: { token: '***1234', api_key: '***7777' },
       coordination: { allowed_branch_prefixes: ['agent/', 'bot/'] },
     });
     expect(readFileSync(join(ws, 'hub.config.yaml'), 'utf8')).toBe(CONFIG);

@@ -50,11 +50,15 @@ function parseAnswer(raw) {
     : { status: 0, error: raw ? 'no status line' : 'closed silently' };
 }
 
-/** The demo workspace with a hub.config.yaml holding secrets. */
+/**
+ * The demo workspace and a user config holding secrets (`env` points hub at it): server.token is a key only the
+ * user's own config may set, so a workspace hub.config.yaml holding it is refused before anything is shown.
+ */
 function secretDemo(kit) {
   const d = kit.demo();
-  writeFileSync(join(d.root, 'hub.config.yaml'), CONFIG);
-  return d;
+  const dir = kit.tempDir('hub-hostile-user-');
+  writeFileSync(join(dir, 'config.yml'), CONFIG);
+  return { ...d, env: { HUB_CONFIG_DIR: dir } };
 }
 
 /** `refused` when `text` shows no secret, else `accepted` with the line that leaked. */
@@ -262,10 +266,10 @@ export const cases = [
     name: `secrets: ${name}`,
     expect: 'refused',
     async run(kit) {
-      const { root } = secretDemo(kit);
+      const { root, env } = secretDemo(kit);
       const r = await kit.hub(
         ['appconfig', 'patch', '--op', 'set', '--path', 'state.conflict_retries', '--value', '2', ...flags],
-        { cwd: root },
+        { cwd: root, env },
       );
       if (r.code !== 0) return kit.judgeCli(r);
       return judgeSecret(`${r.stdout}\n${r.stderr}`, 'patch output');
@@ -329,7 +333,7 @@ export const cases = [
     name: 'secrets: value echoed by a patch validation error (a mapping set on state)',
     expect: 'refused',
     async run(kit) {
-      const { root } = secretDemo(kit);
+      const { root, env } = secretDemo(kit);
       const r = await kit.hub(
         [
           'appconfig',
@@ -341,7 +345,7 @@ export const cases = [
           '--value',
           `{"token":"leak-${SECRET}","bogus":1}`,
         ],
-        { cwd: root },
+        { cwd: root, env },
       );
       if (r.code === 0) return { verdict: 'accepted', detail: 'the bad value was taken' };
       return judgeSecret(`${r.stdout}\n${r.stderr}`, 'the error');
@@ -351,8 +355,8 @@ export const cases = [
     name: 'secrets: GET /v3/config/appconfig with the server token',
     expect: 'refused',
     async run(kit) {
-      const { root } = secretDemo(kit);
-      const srv = await kit.server(root);
+      const { root, env } = secretDemo(kit);
+      const srv = await kit.server(root, { env });
       try {
         const res = await kit.request(srv.base, 'GET', '/v3/config/appconfig', {
           headers: { authorization: `Bearer ${SERVER_TOKEN}` },

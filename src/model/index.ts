@@ -18,6 +18,7 @@ export {
   saveAppConfig,
   stateBearerToken,
   stateDefaults,
+  userSettingFile,
 } from './appconfig.js';
 export { APPCONFIG_EXAMPLE } from './appconfig-example.js';
 export {
