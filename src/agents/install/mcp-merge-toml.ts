@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse, patch, stringify } from '@decimalturn/toml-patch';
+import { nestingMessage, tomlNestingViolation } from '../../infra/index.js';
 import { type EntryEdit, isRecord, judgeEntry, type MergeOutcome, toPlain, withEntry } from './mcp-merge.js';
 
 /** Server tables as sections (`[mcp_servers.hub]`), their `env` as an inline table, arrays as Codex writes them. */
@@ -32,6 +33,9 @@ function parseToml(text: string): { ok: true; data: unknown } | { ok: false; rea
  */
 export function mergeToml(text: string | null, edit: EntryEdit): MergeOutcome {
   if (text === null) return { kind: 'merged', text: section(edit) };
+  // toml-patch recurses per array or inline table and builds dotted keys in quadratic memory.
+  const deep = tomlNestingViolation(text);
+  if (deep) return { kind: 'unparsable', rule: 'max_depth', reason: nestingMessage(deep) };
   const parsed = parseToml(text);
   if (!parsed.ok) return { kind: 'unparsable', reason: parsed.reason };
   const data = parsed.data;
