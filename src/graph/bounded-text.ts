@@ -9,7 +9,7 @@ import { yaml, yamlStructureViolation } from '../model/index.js';
  */
 export function parseTomlBounded(text: string): Record<string, unknown> {
   const deep = tomlNestingViolation(text);
-  if (deep) throw new ValidationError(nestingMessage(deep), { rule: 'max_depth', ...deep });
+  if (deep) throw new ValidationError(nestingMessage(deep), { ...deep });
   return parseToml(text) as Record<string, unknown>;
 }
 

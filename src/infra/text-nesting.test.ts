@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   jsonNestingViolation,
   MAX_FILE_NESTING,
+  MAX_TOML_KEY_PARTS,
   nestingMessage,
   tomlNestingViolation,
 } from './text-nesting.js';
@@ -54,7 +55,7 @@ describe('JSON and JSONC nesting', () => {
   it('refuses 100,000 levels at the level past the limit, with its line and column', () => {
     const deep = `{\n  "a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const v = jsonNestingViolation(deep);
-    expect(v).toEqual({ limit: MAX_FILE_NESTING, line: 2, column: 7 + MAX_FILE_NESTING });
+    expect(v).toEqual({ rule: 'max_depth', limit: MAX_FILE_NESTING, line: 2, column: 7 + MAX_FILE_NESTING });
     expect(nestingMessage(v!)).toBe(
       `nests deeper than the limit of ${MAX_FILE_NESTING} levels at line 2, column ${7 + MAX_FILE_NESTING} (max_depth)`,
     );
@@ -120,7 +121,25 @@ describe('TOML nesting', () => {
       `a${'.b'.repeat(n)} = 1\n`,
       `[a${'.b'.repeat(n)}]\n`,
     ])
-      expect(tomlNestingViolation(text)).toMatchObject({ limit: MAX_FILE_NESTING, line: 1 });
+      expect(tomlNestingViolation(text)).toMatchObject({
+        rule: 'max_depth',
+        limit: MAX_FILE_NESTING,
+        line: 1,
+      });
+  });
+
+  it('bounds the dotted-key parts of a file, which toml-patch spends tens of microseconds on each', () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}.a.b.c.d = 1`).join('\n');
+    expect(tomlNestingViolation(keys(MAX_TOML_KEY_PARTS / 4))).toBeUndefined();
+    const v = tomlNestingViolation(keys(MAX_TOML_KEY_PARTS / 4 + 1));
+    expect(v).toMatchObject({
+      rule: 'max_key_parts',
+      limit: MAX_TOML_KEY_PARTS,
+      line: MAX_TOML_KEY_PARTS / 4 + 1,
+    });
+    expect(nestingMessage(v!)).toMatch(
+      /^holds more than 50000 dotted-key parts at line \d+, column \d+ \(max_key_parts\)$/,
+    );
   });
 
   /** Keys that need quoting (dots, brackets, quotes) and strings holding TOML's own punctuation. */

@@ -10,8 +10,12 @@
 /** Levels of nested arrays, tables and dotted-key parts a configuration file may use: the YAML limit's figure. */
 export const MAX_FILE_NESTING = 128;
 
-/** Where a text first nests deeper than the limit (1-based line and column). */
+/** Dotted-key parts one TOML file may hold: toml-patch spends tens of microseconds on each. */
+export const MAX_TOML_KEY_PARTS = 50_000;
+
+/** Where a text first breaks a bound (1-based line and column): nesting (`max_depth`) or TOML key parts. */
 export interface NestingViolation {
+  rule: 'max_depth' | 'max_key_parts';
   limit: number;
   line: number;
   column: number;
@@ -19,17 +23,26 @@ export interface NestingViolation {
 
 /** `nests deeper than the limit of 128 levels at line 1, column 129 (max_depth)`. */
 export function nestingMessage(v: NestingViolation): string {
-  return `nests deeper than the limit of ${v.limit} levels at line ${v.line}, column ${v.column} (max_depth)`;
+  const what =
+    v.rule === 'max_depth'
+      ? `nests deeper than the limit of ${v.limit} levels`
+      : `holds more than ${v.limit} dotted-key parts`;
+  return `${what} at line ${v.line}, column ${v.column} (${v.rule})`;
 }
 
-function violationAt(text: string, offset: number, limit: number): NestingViolation {
+function violationAt(
+  text: string,
+  offset: number,
+  limit: number,
+  rule: NestingViolation['rule'] = 'max_depth',
+): NestingViolation {
   let line = 1;
   let start = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
     line++;
     start = i + 1;
   }
-  return { limit, line, column: offset - start + 1 };
+  return { rule, limit, line, column: offset - start + 1 };
 }
 
 const LF = 10;
@@ -157,10 +170,17 @@ interface TomlFrame {
  * TOML, tokenized as toml-patch tokenizes it (strings, multi-line strings, comments, bare tokens). A level is the
  * document, an array or inline table, or a part of a dotted key (`a.b.c = 1` nests `c` two tables down); a part
  * of a table header counts two (`[[a]]` then `[a.b]` puts `b` in a table in an array). The dots of a key count
- * until the next comma or line end at their level, so the dots of floats in a list never add up.
+ * until the next comma or line end at their level, so the dots of floats in a list never add up. Every dot of
+ * the file also counts towards `maxKeyParts` (`max_key_parts`), which bounds toml-patch's time on a file of
+ * many long dotted keys (a decimal point counts too: no real configuration holds 50,000 of either).
  */
-export function tomlNestingViolation(text: string, limit = MAX_FILE_NESTING): NestingViolation | undefined {
+export function tomlNestingViolation(
+  text: string,
+  limit = MAX_FILE_NESTING,
+  maxKeyParts = MAX_TOML_KEY_PARTS,
+): NestingViolation | undefined {
   const n = text.length;
+  let parts = 0;
   const stack: TomlFrame[] = [];
   let savedSum = 0;
   let dots = 0;
@@ -191,6 +211,7 @@ export function tomlNestingViolation(text: string, limit = MAX_FILE_NESTING): Ne
       afterEquals = true;
     } else if (c === 46) {
       dots++;
+      if (++parts > maxKeyParts) return violationAt(text, i, maxKeyParts, 'max_key_parts');
       const v = deeper(i);
       if (v) return v;
     } else if (c === 44) {

@@ -217,6 +217,19 @@ describe('files nested past the limit (issue 25)', () => {
     refused('toml', `[a${'.b'.repeat(10_000)}]\n`, 'mcp_servers');
   });
 
+  it('a TOML file over 1 MiB, or of more than 50,000 dotted-key parts, is refused, never parsed', () => {
+    const big = `a = "${'x'.repeat(1024 * 1024)}"\n`;
+    expect(mergeServerEntry('toml', big, edit('mcp_servers'))).toMatchObject({
+      kind: 'unparsable',
+      rule: 'max_size',
+    });
+    const parts = Array.from({ length: 12_501 }, (_, i) => `k${i}.a.b.c.d = 1`).join('\n');
+    expect(mergeServerEntry('toml', parts, edit('mcp_servers'))).toMatchObject({
+      kind: 'unparsable',
+      rule: 'max_key_parts',
+    });
+  });
+
   it('YAML nested 100,000 deep is refused, never parsed', () => {
     refused('yaml', `a: ${'['.repeat(n)}${']'.repeat(n)}\n`, 'mcp_servers');
   });
