@@ -3,7 +3,8 @@
  * - `bytes`: the declared body of an oversized frame;
  * - `line`: the rest of an over-long line, or of a body that is not JSON, up to its newline;
  * - `header`: the lines of a header block that never ended, up to its blank line, then the body;
- * - `body`: the whitespace before the body of a frame whose length cannot be read, then the body itself;
+ * - `body`: the whitespace before the body of a frame whose length cannot be read, then the body itself (a
+ *   `Content-Length` header there instead is the next frame: the refused one had no body);
  * - `json`: that body, one JSON value (strings and escapes followed, so brackets in strings never end it).
  * Every state but `bytes` gives up after the size limit and drops to the end of the line instead, so a body that
  * never closes costs no more than an over-long line.
@@ -19,6 +20,7 @@ export const headerSkip = (): Skip => ({ kind: 'header', dropped: 0, lineHasText
 export const bodySkip = (): Skip => ({ kind: 'body', dropped: 0 });
 
 const LF = 0x0a;
+const HEADER_NAME = 'content-length';
 const CR = 0x0d;
 
 /** Drops what `skip` says from the front of `bytes`: the skip still to do (undefined when done) and the rest. */
@@ -55,7 +57,13 @@ export function dropSkipped(
       }
       case 'body': {
         const b = bytes[i]!;
-        if (b === 0x7b || b === 0x5b)
+        if (b === 0x43 || b === 0x63) {
+          // A frame header right away: the refused frame had no body, and this is the next frame.
+          const head = bytes.toString('latin1', i, i + HEADER_NAME.length).toLowerCase();
+          if (head === HEADER_NAME) s = undefined;
+          else if (HEADER_NAME.startsWith(head)) return { skip: s, rest: bytes.subarray(i) };
+          else s = { kind: 'line' };
+        } else if (b === 0x7b || b === 0x5b)
           s = { kind: 'json', dropped: 0, depth: 0, inString: false, escaped: false };
         else if (b === 0x20 || b === 0x09 || b === LF || b === CR) {
           i++;

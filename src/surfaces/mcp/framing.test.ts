@@ -207,6 +207,22 @@ describe('FramedStdioTransport', () => {
       );
     });
 
+    it('takes a frame header right after the refused header block as the next frame (an empty body)', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...BAD),
+          fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 10 }),
+          (value, cuts) => {
+            const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+            feed(t, Buffer.from(`Content-Length: ${value}\r\n\r\n${frame(ping(7))}${frame(ping(8))}`), cuts);
+            expect(received).toEqual([JSON.parse(ping(7)), JSON.parse(ping(8))]);
+            expect(answers()).toHaveLength(1);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
     it('never runs a message inside a pretty-printed body, a batch, or a body with more header lines', () => {
       const bodies = [
         `[\n${upsert},\n${ping(8)}\n]`,
