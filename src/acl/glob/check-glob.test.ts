@@ -96,11 +96,15 @@ describe('checkGlob: refusals name the field, the value and the rule', () => {
     ['a/.@(.)/b', 'no_parent_segments'],
     ['[.][.]/x', 'no_parent_segments'],
     ['a/[.]./b', 'no_parent_segments'],
-    [`${'{a,b}'.repeat(13)}`, 'max_alternatives'],
+    [`{x,/y}${'{a,b}'.repeat(13)}`, 'relative'],
+    ['+(+(+(+(+(a|.)))))/x', 'no_parent_segments'],
   ])('%j: an alternative breaks a rule of a plain pattern (%s)', (input, rule) => {
     const err = refusal(() => checkGlob(input, 'patterns[0]'));
     expect(err.details).toMatchObject({ field: 'patterns[0]', value: input, rule });
     expect(err.message).toContain(rule);
+    // The alternative is named when the expansions are few enough to list.
+    const many = input.startsWith('{x,/y}{a,b}') || input.startsWith('+(+(');
+    expect(err.message).toMatch(many ? /one of its alternatives/ : /its alternative "/);
   });
 
   it.each([
@@ -114,6 +118,8 @@ describe('checkGlob: refusals name the field, the value and the rule', () => {
     '{a}/x',
     '{src,{lib,test}}/**/*.{js,{m,c}js}',
     `${'{a,b}'.repeat(12)}`,
+    `${'{a,b}'.repeat(20)}`,
+    '+(+(+(+(+(a|b)))))/**',
     '{!src,b}/**',
     '@(!)important',
     '{,a}',
