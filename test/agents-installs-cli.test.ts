@@ -207,6 +207,26 @@ describe('mcp install into every vendor’s file', () => {
       expect(read(path)).toBe(broken);
     });
 
+    it(`${c.vendor} ${c.scope}: a file nested 100,000 deep is refused naming the file, never parsed`, () => {
+      const path = join(base(), c.file);
+      mkdirSync(dirname(path), { recursive: true });
+      const n = 100_000;
+      const deep = c.file.endsWith('.toml')
+        ? `a = ${'['.repeat(n)}${']'.repeat(n)}\n`
+        : c.file.endsWith('.yaml')
+          ? `a: ${'['.repeat(n)}${']'.repeat(n)}\n`
+          : `{"a": ${'['.repeat(n)}${']'.repeat(n)}}`;
+      writeFileSync(path, deep);
+      const r = hub([...args, '--force', '--json']);
+      expect(r.code).toBe(1);
+      expect(r.stderr + r.stdout).not.toMatch(/Maximum call stack|"internal"/);
+      expect(r.json().error).toMatchObject({ code: 'refused', details: { rule: 'unparsable', value: path } });
+      expect(r.json().error.message).toContain(
+        `${path}: nests deeper than the limit of 128 levels at line 1`,
+      );
+      expect(read(path)).toBe(deep);
+    });
+
     it(`${c.vendor} ${c.scope}: an entry of the same name with another value is a conflict unless --force`, () => {
       ok(args);
       const path = join(base(), c.file);

@@ -180,6 +180,23 @@ describe('config preview', () => {
     const j = runHub(['config', 'preview', '--file', join(ws, 'broken.json'), '--json'], { cwd: ws });
     expect(j.json().error.details).toMatchObject({ field: 'file', rule: 'json' });
   });
+
+  it('refuses an operations file whose value nests 100,000 deep, naming the file (issue 25)', () => {
+    reset();
+    const n = 100_000;
+    const deep = join(ws, 'deep.json');
+    writeFileSync(
+      deep,
+      `[{"op": "set", "path": "${API}/description", "value": ${'['.repeat(n)}${']'.repeat(n)}}]`,
+    );
+    for (const cmd of ['preview', 'patch']) {
+      const r = runHub(['config', cmd, '--file', deep, '--json'], { cwd: ws });
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).not.toMatch(/Maximum call stack|"internal"/);
+      expect(r.json().error).toMatchObject({ code: 'validation', details: { rule: 'max_depth' } });
+      expect(r.json().error.message).toContain(deep);
+    }
+  });
 });
 
 describe('config patch', () => {

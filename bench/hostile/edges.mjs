@@ -72,8 +72,8 @@ function judgeSecret(text, what) {
 }
 
 /** Reads MCP answers until the one with `id` (others, such as parse errors, are collected). */
-async function answerFor(m, id, seen = []) {
-  for (let i = 0; i < 20; i++) {
+async function answerFor(m, id, seen = [], max = 20) {
+  for (let i = 0; i < max; i++) {
     const msg = await m.next(20_000);
     if (msg === undefined) return undefined;
     seen.push(msg);
@@ -190,6 +190,45 @@ export const cases = [
           return { verdict: 'accepted', detail: 'the hidden objective-create ran' };
         if (list === undefined) return { verdict: 'crash', detail: 'no answer to the next message' };
         return kit.judgeRpc(seen.find((x) => x.error?.code === -32700));
+      } finally {
+        m.close();
+      }
+    },
+  },
+  {
+    name: 'MCP: a framed objective-create after a Content-Length that is not plain decimal (-5, 1e2, 0x10, +N, 10.5, abc, empty; issue 25)',
+    expect: 'refused',
+    async run(kit) {
+      const { root } = kit.demo();
+      const m = kit.mcp(root);
+      try {
+        await m.init();
+        const bad = ['-5', '1e2', '0x10', '+120', '10.5', 'abc', ''];
+        const seen = [];
+        for (const [i, value] of bad.entries()) {
+          // The frame's body, then a newline as a line-oriented client would add.
+          const upsert = call(100 + i, 'hub_objective_upsert', { id: `smuggled-${i}`, title: 'x' });
+          m.send(`Content-Length: ${value}\r\n\r\n${upsert}`);
+        }
+        m.send(call(2, 'hub_objective_list'));
+        let list = await answerFor(m, 2, seen, 40);
+        // Calls run concurrently: a smuggled create may answer after the list; drain, then list again.
+        for (let x = await m.next(3_000); x !== undefined; x = await m.next(3_000)) seen.push(x);
+        if (list !== undefined) {
+          m.send(call(3, 'hub_objective_list'));
+          list = await answerFor(m, 3, seen);
+        }
+        const ran = seen.filter((x) => typeof x.id === 'number' && x.id >= 100).length;
+        if (ran > 0 || list?.result?.structuredContent?.objectives?.length)
+          return { verdict: 'accepted', detail: `${ran} of ${bad.length} framed objective-creates ran` };
+        if (list === undefined) return { verdict: 'crash', detail: 'no answer to the next message' };
+        const refusals = seen.filter((x) => x.error?.code === -32700);
+        if (refusals.length !== bad.length)
+          return {
+            verdict: 'unclean',
+            detail: `${refusals.length} -32700 answers for ${bad.length} bad headers`,
+          };
+        return kit.judgeRpc(refusals[0]);
       } finally {
         m.close();
       }

@@ -1,4 +1,4 @@
-import { parse as parseToml } from '@decimalturn/toml-patch';
+import { parseTomlBounded as parseToml } from './bounded-text.js';
 import { emptyDeclarations, type FileDeclarations, LineIndex } from './declarations.js';
 
 const SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'] as const;

@@ -1,4 +1,4 @@
-import { parse as parseToml } from '@decimalturn/toml-patch';
+import { parseTomlBounded as parseToml } from './bounded-text.js';
 import { emptyDeclarations, type FileDeclarations, LineIndex } from './declarations.js';
 
 const COORD = `([A-Za-z0-9_][\\w.-]*):([A-Za-z0-9_][\\w.-]*)`;

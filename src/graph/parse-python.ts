@@ -1,4 +1,4 @@
-import { parse as parseToml } from '@decimalturn/toml-patch';
+import { parseTomlBounded as parseToml } from './bounded-text.js';
 import { type Declared, emptyDeclarations, type FileDeclarations, LineIndex } from './declarations.js';
 
 /** The distribution name at the start of a PEP 508 requirement (`name[extra]>=1; marker`, `name @ url`). */

@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { normalizeRelPath, resolveReal, tryReadFileBounded } from '../infra/index.js';
+import { HubError, normalizeRelPath, resolveReal, tryReadFileBounded } from '../infra/index.js';
 import type { Declared, Ecosystem } from './declarations.js';
 import { CONVENTIONAL_DIRS, NESTED_FILES, type PackageFileKind, packageFileKind } from './package-files.js';
 import { SCAN_LIMITS } from './scan-limits.js';
@@ -156,11 +156,12 @@ export function scanRepo(input: ScanInput): RepoScan {
         for (const r of d.requires.slice(0, room)) scan.requires.push(r);
         for (const m of d.more ?? []) enqueuePattern(m, rel, file, false);
       } catch (err) {
-        // JSON, TOML, YAML and XML errors alike; a nesting bomb may end in a RangeError.
+        // JSON, TOML, YAML and XML errors alike; a bound the file breaks (max_depth, ...) names its own rule.
         const message = String((err as Error)?.message ?? err)
           .split('\n')[0]!
           .slice(0, 200);
-        scan.skipped.push({ file, rule: 'parse', reason: message });
+        const bound = err instanceof HubError ? err.details?.rule : undefined;
+        scan.skipped.push({ file, rule: typeof bound === 'string' ? bound : 'parse', reason: message });
       }
     }
   }

@@ -55,3 +55,10 @@ export {
   tryReadFileBounded,
   writeFileUnder,
 } from './safe-fs.js';
+export {
+  jsonNestingViolation,
+  MAX_FILE_NESTING,
+  type NestingViolation,
+  nestingMessage,
+  tomlNestingViolation,
+} from './text-nesting.js';

@@ -130,6 +130,8 @@ export {
   YAML_LIMITS,
   type YamlLimits,
   type YamlSource,
+  type YamlStructureViolation,
   yamlLimitsFor,
+  yamlStructureViolation,
   yamlToJs,
 } from './yaml-source.js';

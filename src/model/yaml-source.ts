@@ -344,6 +344,42 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
   }
 }
 
+/** What a YAML text breaks before any parse: the rule, its line, and a reason that names the limit. */
+export interface YamlStructureViolation {
+  rule: string;
+  line: number;
+  limit?: number;
+  /** `nests deeper than the limit of 128 levels at line 3 (max_depth)`. */
+  reason: string;
+}
+
+/**
+ * What would overflow the YAML composer's stack or cost unbounded memory (nesting, tokens, nodes, entries per
+ * list past `limits`), found before any parser builds anything; undefined when the text is within them. For
+ * readers that parse YAML themselves (hub's own loads go through parseYamlSource, which refuses the same).
+ */
+export function yamlStructureViolation(
+  text: string,
+  limits: YamlLimits = YAML_LIMITS,
+): YamlStructureViolation | undefined {
+  try {
+    precheckStructure(text, '', '', { limits });
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    const d = (e.details ?? {}) as { rule?: unknown; line?: unknown; limit?: unknown };
+    const rule = String(d.rule ?? 'syntax');
+    const line = typeof d.line === 'number' ? d.line : 1;
+    const limit =
+      rule === 'max_depth' ? limits.maxNodeDepth : typeof d.limit === 'number' ? d.limit : undefined;
+    const reason =
+      rule === 'max_depth'
+        ? `nests deeper than the limit of ${limits.maxNodeDepth} levels at line ${line} (max_depth)`
+        : `${e.message.replace(/^\s*line \d+: /, '')} at line ${line} (${rule})`;
+    return { rule, line, ...(limit === undefined ? {} : { limit }), reason };
+  }
+}
+
 /** Parses YAML text into a Document with positions, refusing syntax errors, alias bombs and deep nesting. */
 export function parseYamlSource(
   text: string,
