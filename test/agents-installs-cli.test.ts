@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { VENDOR_IDS } from '../src/agents/index.js';
 import { buildWorkspace, createTempDir, git, removeTempDir } from './fixtures/index.js';
-import { HUB_BIN, runHub } from './run-hub.js';
+import { HUB_BIN, pathWithoutThisHub, runHub } from './run-hub.js';
 
 let dir: string;
 let ws: string;
@@ -42,8 +42,9 @@ beforeEach(() => {
   });
   ws = built.root;
   git(ws, ['init', '-q', '-b', 'main']);
-  // Every spawned hub gets a temporary home and config folder: the real ones are never read or written.
-  env = { HOME: home, XDG_CONFIG_HOME: join(dir, 'xdg'), PATH: process.env.PATH ?? '' };
+  // Every spawned hub gets a temporary home and config folder: the real ones are never read or written. A `hub`
+  // of this checkout on the developer's PATH (npm link) is left out: the tests choose when hub is on the PATH.
+  env = { HOME: home, XDG_CONFIG_HOME: join(dir, 'xdg'), PATH: pathWithoutThisHub(process.env.PATH ?? '') };
 });
 
 const hub = (args: string[], cwd = ws) => runHub(args, { env, cwd });

@@ -50,6 +50,7 @@ export { longestMatch, type ResolveInput, type ResolveResult, resolveComponent }
 export { type SearchHit, searchManifest } from './search.js';
 export { didYouMean, scopeMiss, suggestionText } from './suggest.js';
 export {
+  catalogWarnings,
   componentDirectoryProblem,
   type Problem,
   type ValidateOptions,

@@ -1,6 +1,7 @@
 export { writeFileAtomicSync } from './atomic-file.js';
 export { backupFileSync } from './backup-file.js';
 export { childProcess } from './child-process.js';
+export { didYouMean, suggestionText } from './did-you-mean.js';
 export {
   AmbiguousError,
   type ErrorBody,

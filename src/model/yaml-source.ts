@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { Document, LineCounter } from 'yaml';
 import { tryReadFileBounded, ValidationError } from '../infra/index.js';
 import { yaml } from './yaml-lib.js';
+import { syntaxHint } from './yaml-syntax-hint.js';
 
 /** Upper bounds that keep a hostile file from costing unbounded time or memory. */
 export interface YamlLimits {
@@ -69,6 +70,12 @@ export interface SourceIssue {
   column?: number;
   message: string;
   rule: string;
+  /** The key the issue is about (an unknown or a missing one). */
+  key?: string;
+  /** Known names close to the one given, closest first. */
+  suggestions?: string[];
+  /** What the schema expects there, in words. */
+  expected?: string;
 }
 
 export interface ReadUtf8Options {
@@ -404,9 +411,17 @@ export function parseYamlSource(
       rule: 'syntax',
     });
   }
-  const issues: SourceIssue[] = doc.errors.slice(0, 20).map((e) => {
+  // One syntax error is reported, the first: the parser's later messages mostly follow from it (one line indented
+  // off its column yields half a dozen), and the hint names the line to change and what was expected there.
+  const issues: SourceIssue[] = doc.errors.slice(0, 1).map((e) => {
     const pos = lines.linePos(e.pos[0]);
-    return { path: '', line: pos.line, column: pos.col, message: firstLine(e.message), rule: 'syntax' };
+    const parser = firstLine(e.message);
+    const hint = syntaxHint(text, pos.line);
+    const rest = doc.errors.length - 1;
+    const more = rest > 0 ? `; ${rest} later parser message(s) left out: fix this line first` : '';
+    return hint
+      ? { path: '', line: hint.line, message: `${hint.message} (YAML: ${parser})${more}`, rule: 'syntax' }
+      : { path: '', line: pos.line, column: pos.col, message: `${parser}${more}`, rule: 'syntax' };
   });
   if (issues.length === 0) duplicateKeys(doc.contents, [], lines, issues);
   if (issues.length > 0) {

@@ -83,7 +83,9 @@ export const workspaceSummary = defineOp({
 export const workspaceHealthOp = defineOp({
   id: 'workspace.health',
   summary: 'Health findings (critical, warning, info): checkouts, git state, manifest filesystem rules.',
-  description: 'Exit code 0 with findings: it is a report. --no-git skips the per-repository git status.',
+  description:
+    'Exit code 1 when the workspace is unhealthy (any critical finding), 0 when it is healthy or degraded ' +
+    '(warnings and info only); the report is printed either way. --no-git skips the per-repository git status.',
   input: z.strictObject({
     ...scopeFields,
     git: flag('Read git state of every repository (git status, bounded concurrency).', true),
@@ -113,6 +115,8 @@ export const workspaceHealthOp = defineOp({
   },
   cli: {
     command: 'workspace health',
+    // A check that finds a problem exits non-zero, as config validate does; warnings alone do not fail it.
+    exitCode: (r) => (r.status === 'unhealthy' ? 1 : 0),
     human: (r) =>
       [
         `${r.status}: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info (${r.repos_checked} repos)`,
