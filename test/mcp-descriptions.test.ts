@@ -2,10 +2,14 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { createDemo } from '../examples/demo-workspace.mjs';
 import { loadTokenCounter } from '../src/context/index.js';
+import { cliHelp } from '../src/ops/cli-help.js';
+import { describeCommand, describeCommands } from '../src/ops/command-index.js';
 import { loadOperations } from '../src/ops/index.js';
-import { CORE_TOOLS, toolListTokens } from '../src/surfaces/mcp/index.js';
+import { defineOp, READ_ONLY } from '../src/ops/registry.js';
+import { CORE_TOOLS, inputSchemaOf, toolListTokens } from '../src/surfaces/mcp/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { connectHub } from './mcp-client.js';
 
@@ -102,6 +106,50 @@ describe('tool descriptions an agent can act on', () => {
         if (!names.has(word)) bad.push(`${t.name}: \`${word}\` is not one of its arguments`);
     }
     expect(bad).toEqual([]);
+  });
+});
+
+describe('CLI help beside the tool list', () => {
+  it("a field's CLI-only help shows in --help and never in the tool list", () => {
+    const op = defineOp({
+      id: 'fake.cli-help',
+      summary: 'Nothing.',
+      input: z.strictObject({
+        agent_id: cliHelp(z.string(), 'Agent acting (see --agent-id rules).'),
+        limit: cliHelp(z.number().optional(), 'Rows per page (default 1000 on the CLI).').describe(
+          'Rows per page.',
+        ),
+      }),
+      gate: 'active',
+      attributes: READ_ONLY,
+      handler: () => ({}),
+      cli: { command: 'fake cli-help' },
+      mcp: { tool: 'hub_fake_cli_help', when: 'Use when testing.' },
+    });
+    const help = Object.fromEntries(
+      describeCommand(op, 'component')!.options.map((o) => [o.field, o.description]),
+    );
+    expect(help).toEqual({ agent_id: 'Agent acting (see --agent-id rules).', limit: 'Rows per page.' });
+    const props = inputSchemaOf(op).properties as Record<string, { description?: string }>;
+    expect(props.agent_id!.description).toBeUndefined();
+    expect(props.limit!.description).toBe('Rows per page.');
+  });
+
+  it('shared fields keep their CLI help: page offsets, agent ids, task nodes', async () => {
+    const { commands } = await describeCommands();
+    const option = (id: string, field: string) =>
+      commands.find((c) => c.id === id)!.options.find((o) => o.field === field)!.description;
+    expect(option('component.list', 'offset')).toContain('next_offset');
+    expect(option('component.list', 'limit')).toContain('default 1000 on the CLI');
+    expect(option('worktree.create', 'agent_id')).not.toBe('');
+    expect(option('task.start', 'node_id')).not.toBe('');
+    const served = (name: string) =>
+      fullTools.find((t) => t.name === name)!.inputSchema.properties as Record<
+        string,
+        { description?: string }
+      >;
+    expect(served('hub_component_list').offset!.description).toBeUndefined();
+    expect(served('hub_worktree_create').agent_id!.description).toBeUndefined();
   });
 });
 
