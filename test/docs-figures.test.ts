@@ -91,7 +91,7 @@ describe('figures in README.md and docs/', () => {
     const checked = new Set([
       'README.md: ~100-400 tokens',
       'docs/context.md: ~350 tokens',
-      'docs/context.md: 220-360 tokens',
+      'docs/context.md: 250-600 tokens',
       'docs/security.md: 3,000,000 tokens',
     ]);
     const found: string[] = [];

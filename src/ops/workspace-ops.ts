@@ -12,7 +12,7 @@ import { checkScope, scopeFields } from './scope.js';
 
 export const workspaceRepoList = defineOp({
   id: 'workspace.repo.list',
-  summary: 'List the repositories of the workspace as slim rows (project, repo, path, url, exists, tags).',
+  summary: 'List repositories as slim rows (project, repo, path, url, exists, tags).',
   description:
     'Repositories in manifest order (projects, then their repositories as declared), a page at a time: --limit ' +
     'and --offset; total counts every match and next_offset names the next page (null on the last).',
@@ -53,7 +53,7 @@ export const workspaceRepoList = defineOp({
         pageFooter(r.repos.length, r, 'repositories'),
       ),
   },
-  mcp: { tool: 'hub_workspace_repos_list' },
+  mcp: { tool: 'hub_workspace_repos_list', when: 'Use when paging through repositories.' },
   http: [{ method: 'GET', route: '/v2/workspace/repos', input: 'query' }],
 });
 
