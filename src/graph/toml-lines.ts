@@ -43,11 +43,18 @@ export class TomlLines {
   private index(): Map<string, KeyAt> {
     if (this.keys) return this.keys;
     const keys = new Map<string, KeyAt>();
-    // The first definition of a path wins (TOML allows one); each dotted prefix is defined where it first appears.
-    const put = (path: readonly string[], from: number, line: number, valueAt: number) => {
+    // A path is placed where it is written: its `key =` line or `[header]`, the first one (TOML allows one). A
+    // header's prefixes (`target` of `[target.x.dependencies]`) are only implied there, so a later explicit
+    // `[target]` takes the place; prefixes inside a dotted key (`serde` of `serde.workspace = true`) are written.
+    const implied = new Set<string>();
+    const put = (path: readonly string[], from: number, line: number, valueAt: number, lastOnly: boolean) => {
       for (let n = from; n <= path.length; n++) {
         const k = path.slice(0, n).join(sep);
-        if (!keys.has(k)) keys.set(k, { line, valueAt });
+        const implicit = lastOnly && n < path.length;
+        if (keys.has(k) && !(implied.has(k) && !implicit)) continue;
+        keys.set(k, { line, valueAt });
+        if (implicit) implied.add(k);
+        else implied.delete(k);
       }
     };
     const scan = new ValueScanner(this.text);
@@ -67,13 +74,13 @@ export class TomlLines {
           const parsed = parseKey(this.text, head + (array ? 2 : 1), stop);
           if (parsed) {
             table = parsed.path;
-            put(table, 1, lineNo, parsed.end);
+            put(table, 1, lineNo, parsed.end, true);
           }
         } else if (c !== undefined && c !== '#' && head < stop) {
           const parsed = parseKey(this.text, head, stop);
           if (parsed && this.text[parsed.end] === '=') {
             // `serde.workspace = true` defines `serde` here too.
-            put([...table, ...parsed.path], table.length + 1, lineNo, parsed.end + 1);
+            put([...table, ...parsed.path], table.length + 1, lineNo, parsed.end + 1, false);
             scan.run(parsed.end + 1, stop);
           }
         }
