@@ -1,5 +1,8 @@
 // What detect reads inside the markers (issue 26): a root that names a package is a component, a workspace root
 // is not; examples, benchmarks, fuzz targets and tests carry their role; kinds come from the markers themselves.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, removeTempDir } from '../../test/fixtures/index.js';
 import { readManifestFile } from '../model/manifest-file.js';
@@ -169,5 +172,48 @@ describe('detect: kinds from the markers', () => {
       ['svc', 'application', '-'],
       ['tool', 'application', '-'],
     ]);
+  });
+});
+
+describe('detect: markers are hostile input', () => {
+  it('never follows a symlinked marker or source, never waits on a FIFO, reads at most 1 MiB', () => {
+    const hostile = buildWorkspace({
+      projects: [
+        {
+          name: 'h',
+          repos: [
+            {
+              name: 'r',
+              files: {
+                'go.mod': 'module example.com/r\n',
+                'big/package.json': `{"name": "big", "pad": "${'x'.repeat(1024 * 1024)}"}`,
+                'crate/Cargo.toml': '[package]\nname = "crate"\n',
+              },
+            },
+          ],
+        },
+      ],
+    });
+    try {
+      const dir = hostile.repoDirs['h/r']!;
+      const secret = join(hostile.root, 'secret.json');
+      writeFileSync(secret, '{"name": "leaked", "bin": "x"}');
+      mkdirSync(join(dir, 'linked'));
+      symlinkSync(secret, join(dir, 'linked', 'package.json'));
+      execFileSync('mkfifo', [join(dir, 'main.go')]);
+      mkdirSync(join(dir, 'crate', 'src'));
+      symlinkSync(join(hostile.root, 'secret.json'), join(dir, 'crate', 'src', 'lib.rs'));
+      const c = new Catalog(readManifestFile(hostile.manifestPath));
+      const found = detectInRepo(c, c.repoById.get('h/r')!);
+      expect(found.map((x) => [x.path, x.kind, x.package ?? '-'])).toEqual([
+        // The FIFO main.go is not read (no kind from it); the symlinked lib.rs is no library target.
+        ['.', 'unknown', 'example.com/r'],
+        // Over 1 MiB: not read, so it names nothing known, but it is a marker.
+        ['big', 'unknown', '-'],
+        ['crate', 'unknown', 'crate'],
+      ]);
+    } finally {
+      removeTempDir(hostile.root);
+    }
   });
 });
