@@ -419,7 +419,7 @@ await runBench('detect-graph', async ({ cleanup }) => {
       ...scoreGraph(after.json, truth),
       origins_recorded: share(nodes.filter((x) => x.url === originOf(x.id.slice(5))).length, repos.length),
       manifest_writes: writes,
-      skipped: after.json.inference.skipped_count,
+      inference_skips: after.json.inference.skipped_count,
     };
     progress(`run ${run + 1}/${RUNS}`);
   }
@@ -436,7 +436,7 @@ await runBench('detect-graph', async ({ cleanup }) => {
     scores.indirect_right === scores.indirect_expected &&
     scores.origins_recorded === 1 &&
     scores.manifest_writes === 1 &&
-    scores.skipped === 0;
+    scores.inference_skips === 0;
   if (!perfect && !values['score-only'])
     throw new Error(`first contact is not exact: ${JSON.stringify(scores)}`);
   const { missed, extra, wrong_kinds, wrong_lines, ...figures } = scores;
