@@ -89,6 +89,18 @@ describe('JS workspace declarations', () => {
     expect(read(rush).provides).toEqual(['@r/a']);
   });
 
+  it('member patterns from a clone are bounded: no extglobs, at most 256 characters', () => {
+    const dir = repo({
+      'package.json': pkg('root'),
+      'pnpm-workspace.yaml': `packages:\n  - '+(a|aa)+(a|aa)+(a|aa)*!'\n  - 'p${'/x'.repeat(200)}'\n  - 'packages/*'\n`,
+      [`${'a'.repeat(40)}!/package.json`]: pkg('never'),
+      'packages/one/package.json': pkg('@m/one'),
+    });
+    const s = scanRepo({ dir });
+    expect(s.provides.map((p) => p.name).sort()).toEqual(['@m/one', 'root']);
+    expect(s.skipped.map((x) => x.rule)).toEqual(['max_expand']);
+  });
+
   it('a member pattern that climbs out of the repository is a skip, not a read', () => {
     const dir = repo({
       'package.json': pkg('root'),

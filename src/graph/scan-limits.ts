@@ -10,6 +10,8 @@ export const SCAN_LIMITS = {
   maxExpand: 256,
   /** Levels below its fixed head a `**` member pattern descends. */
   maxGlobDepth: 4,
+  /** Characters of one member pattern (a longer one is not read, rule max_expand). */
+  maxPatternLength: 256,
   /** Names one file may declare (provides plus requires); the rest are dropped, rule max_declarations. */
   maxDeclarationsPerFile: 5000,
   /** Skips listed in a response (all are counted). */

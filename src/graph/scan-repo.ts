@@ -77,9 +77,20 @@ export function scanRepo(input: ScanInput): RepoScan {
    */
   const expandMembers = (patterns: readonly string[], base: string, from: string, quiet: boolean) => {
     const clean = (p: string) => posix(base, p.replace(/^(\.\/)+/, '').replace(/\/+$/, '') || '.');
-    const negated = patterns.filter((p) => p.startsWith('!')).map((p) => clean(p.slice(1)));
-    const excluded = negated.length > 0 ? picomatch(negated) : () => false;
-    for (const p of patterns) {
+    // Patterns come with a clone: bounded in number and length, and without extglobs (nested repetition is the
+    // one glob form whose regular expression can backtrack without end; member lists never need it).
+    const usable = patterns.filter((p) => p.length <= SCAN_LIMITS.maxPatternLength);
+    if (usable.length < patterns.length || usable.length > SCAN_LIMITS.maxExpand)
+      scan.skipped.push({
+        file: from,
+        rule: 'max_expand',
+        reason: `member patterns over ${SCAN_LIMITS.maxPatternLength} characters, or past the first ${SCAN_LIMITS.maxExpand}, are not read`,
+      });
+    const kept = usable.slice(0, SCAN_LIMITS.maxExpand);
+    const glob = { noextglob: true };
+    const negated = kept.filter((p) => p.startsWith('!')).map((p) => clean(p.slice(1)));
+    const excluded = negated.length > 0 ? picomatch(negated, glob) : () => false;
+    for (const p of kept) {
       if (p.startsWith('!')) continue;
       const rel = clean(p);
       const scanned = picomatch.scan(rel);
@@ -94,8 +105,7 @@ export function scanRepo(input: ScanInput): RepoScan {
       }
       const real = resolveReal(input.dir, head.path);
       if (!real) continue;
-      const glob = posix(head.path, scanned.glob);
-      const matches = picomatch(glob);
+      const matches = picomatch(posix(head.path, scanned.glob), glob);
       const levels = scanned.glob.includes('**') ? SCAN_LIMITS.maxGlobDepth : scanned.glob.split('/').length;
       if (matches(head.path) && !excluded(head.path)) enqueue(head.path, from);
       const walk: Array<[string, string, number]> = [[real, head.path, 0]];
