@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   appendComponents,
+  appendComponentsToRepos,
   type Candidate,
   CHART_PARENTS,
   checkApplicable,
@@ -14,7 +15,9 @@ import {
   HIGH_CONFIDENCE_MARKERS,
   KIND_HINTS,
   MARKER_LANGUAGES,
+  type RepoDrafts,
   type ResolveResult,
+  ROLE_DIRS,
   resolveComponent,
   SKIP_DIRS,
 } from '../catalog/index.js';
@@ -158,11 +161,21 @@ const DETECT_HELP = [
   `Looks for marker files in every checked-out repository (6 levels deep; ${[...SKIP_DIRS].join(', ')} and hidden folders skipped): ${[...HIGH_CONFIDENCE_MARKERS, '*.csproj'].join(', ')}, and ${CHART_PARENTS.map((p) => `${p}/<name>/Chart.yaml`).join(', ')} (Helm charts: infrastructure).`,
   `Kind from the nearest folder on the path: ${Object.entries(KIND_HINTS)
     .map(([dir, kind]) => `${dir}/ ${kind}`)
-    .join(', ')} (cmd/<name> with its go.mod is a Go command); else unknown.`,
+    .join(', ')} (cmd/<name> with its go.mod is a Go command); else from the markers: a package.json bin ` +
+    'without main/exports cli, a private one application, else library; a Go main package (or a cmd/ folder) ' +
+    'application, else library; a library crate library, a binary crate application; a Python distribution ' +
+    'library; a Maven war application, jar library; the Gradle application plugin application; a .csproj with ' +
+    'an Exe output application, else library; else unknown.',
   `The language comes from the marker: ${Object.entries(MARKER_LANGUAGES)
     .map(([m, l]) => `${m} ${l}`)
     .join(', ')} (typescript with a tsconfig.json beside it).`,
-  'The repository root is a candidate only when nothing inside it is. Already catalogued paths are marked and skipped; --apply that would write nothing (no candidate, or every one catalogued) is an error.',
+  'The repository root is a candidate when its markers name a package that is not only a workspace root (a ' +
+    'private package.json with workspaces or a pnpm-workspace.yaml, lerna.json or rush.json beside it, a Cargo ' +
+    '[workspace] without [package], a uv workspace, a Maven pom aggregator, a Gradle build that only includes ' +
+    'sub-projects); an unnamed root only when nothing inside is a candidate. A package.json that declares ' +
+    'nothing (only "type") is no candidate.',
+  `Candidates at or below ${[...new Set(Object.keys(ROLE_DIRS))].map((d) => `${d}/`).join(', ')} carry a role (example, benchmark, fuzz, test), written as the tag role.`,
+  'Already catalogued paths are marked and skipped; --apply writes every new candidate in one edit of the manifest, and one that would write nothing (no candidate, or every one catalogued) is an error.',
 ].join('\n');
 
 export const componentDetect = defineOp({
@@ -196,14 +209,15 @@ export const componentDetect = defineOp({
           409,
         );
       }
+      const groups: RepoDrafts[] = [];
       for (const repo of repos) {
-        const fresh = candidates.filter(
-          (c) => c.project === repo.project && c.repo === repo.name && !c.already_catalogued,
-        );
-        if (fresh.length === 0) continue;
-        appendComponents(catalog, repo, fresh);
-        written.push(...fresh.map((c) => `${repo.id}/${c.name}`));
+        const drafts = fresh.filter((c) => c.project === repo.project && c.repo === repo.name);
+        if (drafts.length === 0) continue;
+        groups.push({ repo, drafts });
+        written.push(...drafts.map((c) => `${repo.id}/${c.name}`));
       }
+      // One edit of the manifest for every repository: one write, and nothing written when any part fails.
+      appendComponentsToRepos(catalog, groups);
       if (written.length > 0) ctx.invalidate();
     }
     return { candidates, applied: written.length > 0, written };
@@ -215,7 +229,7 @@ export const componentDetect = defineOp({
         r.candidates.map((c) => [
           `${c.project}/${c.repo}`,
           c.path,
-          c.kind,
+          c.role ? `${c.kind} (${c.role})` : c.kind,
           c.markers.join(','),
           c.already_catalogued ? 'catalogued' : 'new',
         ]),

@@ -101,7 +101,8 @@ export const graphNeighbors = defineOp({
   summary: "A node's neighbours in the workspace graph.",
   description:
     'The node is an id (repo:<project>/<repo>, project:<name>), a repository id (<project>/<repo>), an ' +
-    'identity (github://org/repo) or a name only one node has. Direction out, in or both (default both).',
+    'identity (github://org/repo) or a name only one node has; a name that a repository and a project share is ' +
+    'the repository, and `note` says so. Direction out, in or both (default both).',
   input: z.strictObject({
     node: z.string().min(1).describe('Node id, repository id, identity or unique name.'),
     depth: z.union([z.number(), z.string()]).optional().describe('Hops (default 1, cap 5).'),
@@ -116,6 +117,7 @@ export const graphNeighbors = defineOp({
     args: ['node'],
     human: (r) =>
       [
+        ...(r.note ? [`note: ${r.note}`] : []),
         `${r.origin} (depth ${r.depth}, ${r.direction})`,
         ...r.nodes.filter((n) => n.id !== r.origin).map((n) => `${nodeLine(n)} at ${n.distance}`),
         ...r.edges.map(edgeLine),
