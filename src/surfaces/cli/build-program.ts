@@ -77,14 +77,15 @@ function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fr
   const flags = `${short ? `-${short}, ` : ''}--${spec.flag}`;
   let opt: Option;
   if (spec.kind === 'boolean') {
-    opt = new Option(flags, spec.description);
     // A field that defaults to true takes both words: `--<flag>` (the field's name, as the spec and the other
-    // surfaces spell it) and `--no-<flag>`. Absent, neither sets it and the schema's default applies.
+    // surfaces spell it) and `--no-<flag>`. Absent, neither sets it and the schema's default applies. Its CLI help
+    // says what turning it off does, so it sits on `--no-<flag>`.
     if (spec.defaultValue === true) {
-      cmd.addOption(opt);
-      cmd.addOption(new Option(`--no-${spec.flag}`, `Sets ${spec.field} to false (the default is true).`));
+      cmd.addOption(new Option(flags, `Sets ${spec.field} to true (the default; see --no-${spec.flag}).`));
+      cmd.addOption(new Option(`--no-${spec.flag}`, spec.description));
       return;
     }
+    opt = new Option(flags, spec.description);
   } else if (spec.kind === 'list') {
     opt = new Option(`${flags} <value...>`, `${spec.description} (repeatable)`);
   } else {
