@@ -297,6 +297,39 @@ describe('generic state routes (other documents, append)', () => {
   });
 });
 
+describe('size bounds of appends', () => {
+  it('refuses an append that would take a document past 8 MiB; the document keeps what it had', async () => {
+    const item = { blob: 'x'.repeat(1024 * 1024 - 100) };
+    let refused: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 12 && !refused; i++) {
+      const r = await call(srv.base, 'POST', '/v3/ops/state/notes/items', { body: item });
+      if (r.status !== 200) refused = r;
+    }
+    expect(refused?.status).toBe(400);
+    expect(refused?.json.error).toMatchObject({
+      code: 'validation',
+      details: { rule: 'max_document_bytes' },
+    });
+    const stored = readFileSync(join(root, '.hub', 'notes.json'));
+    expect(stored.length).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(JSON.parse(stored.toString('utf8')).items).toHaveLength(8);
+  });
+
+  it('refuses an event over its own bound; the events already recorded stay', async () => {
+    for (let i = 0; i < 50; i++)
+      await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', {
+        body: { id: `e${i}`, timestamp: AT, source: 's', kind: 'K', data: {} },
+      });
+    const big = await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', {
+      body: { id: 'big', timestamp: AT, source: 's', kind: 'K', data: { note: 'x'.repeat(2 * 1024 * 1024) } },
+    });
+    expect(big.status).toBe(400);
+    expect(big.json.error).toMatchObject({ code: 'validation', details: { rule: 'max_event_bytes' } });
+    const feed = await call(srv.base, 'GET', '/v3/ops/events');
+    expect(feed.json.events).toHaveLength(50);
+  });
+});
+
 describe('GET from the snapshot cache', () => {
   it('serves an old, unchanged document from cache and sees every later write, even one that keeps size and mtime', async () => {
     const file = join(root, '.hub', 'objectives.json');

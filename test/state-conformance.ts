@@ -3,7 +3,7 @@
 // their schemas, and this suite is about the store contract, not those shapes.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HubError, StateConflictError } from '../src/infra/index.js';
+import { HubError, StateConflictError, ValidationError } from '../src/infra/index.js';
 import { canonicalJson, type DocumentStore, updateDocument } from '../src/state/index.js';
 
 export interface StoreUnderTest {
@@ -292,6 +292,35 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         expect((err as HubError).message).toContain('handoffs');
         expect(await store.read(doc)).toEqual({ value: { handoffs: notAList, keep: true }, etag });
       }
+    });
+
+    it('refuses an append, an update or a write that would take the document past 8 MiB, and keeps it', async () => {
+      const MiB = 1024 * 1024;
+      const etag = await store.write('tasks', { items: ['a'.repeat(7.5 * MiB)] }, '""');
+      const before = await store.read('tasks');
+      const refusal = async (p: Promise<unknown>, what: string) => {
+        const err = await p.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err, what).toBeInstanceOf(ValidationError);
+        // The bound by name, or (a hub server's body limit, for a write that is larger on its own) by value.
+        expect((err as HubError).message, what).toMatch(/8 MiB|8388608/);
+        return err as HubError;
+      };
+      const appended = await refusal(store.append('tasks', 'items', 'b'.repeat(MiB)), 'append');
+      expect(appended.details).toMatchObject({ rule: 'max_document_bytes', limit: 8 * MiB });
+      await refusal(
+        updateDocument<{ items: string[] }>(
+          store,
+          'tasks',
+          (cur) => ({ value: { items: [...cur!.items, 'c'.repeat(MiB)] }, result: undefined }),
+          { retries: 0 },
+        ),
+        'update',
+      );
+      await refusal(store.write('tasks', { items: ['d'.repeat(9 * MiB)] }, etag), 'write');
+      expect(await store.read('tasks')).toEqual(before);
     });
 
     it('lands every one of 20 concurrent compare-and-swap increments (retries=50)', async () => {

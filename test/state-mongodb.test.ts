@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { MongoClient, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HubError, RefusedError, StateConflictError, ValidationError } from '../src/infra/index.js';
+import {
+  HubError,
+  MAX_DOCUMENT_BYTES,
+  RefusedError,
+  StateConflictError,
+  ValidationError,
+} from '../src/infra/index.js';
 import { applyAppConfigEnv } from '../src/model/appconfig-env.js';
 import {
   canonicalJson,
@@ -114,7 +120,10 @@ describe('mongodb document mapping', () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('16 MiB');
     expect(err.details).toMatchObject({ rule: 'mongodb_document_size', limit: MONGODB_MAX_RECORD_BYTES });
-    expect(() => encodeRecord(id, { blob: 'x'.repeat(MONGODB_MAX_RECORD_BYTES - 4096) })).not.toThrow();
+    // Below it, the stored-document bound of every backend (8 MiB) applies.
+    const over = thrown(() => encodeRecord(id, { blob: 'x'.repeat(MAX_DOCUMENT_BYTES) }));
+    expect(over.details).toMatchObject({ rule: 'max_document_bytes', limit: MAX_DOCUMENT_BYTES });
+    expect(() => encodeRecord(id, { blob: 'x'.repeat(MAX_DOCUMENT_BYTES - 4096) })).not.toThrow();
   });
 
   it('names a record hub did not write instead of misreading it', () => {

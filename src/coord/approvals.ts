@@ -1,7 +1,8 @@
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { recordEvent } from './change-events.js';
-import { type CoordDeps, DOCS, newId, readDoc, updateDoc } from './documents.js';
+import { type CoordDeps, DOCS, newId, readDocSettingAside, updateDoc } from './documents.js';
 import { type ApprovalDecision, type ApprovalRequest, ApprovalsDocSchema } from './schemas.js';
+import type { SetAsideRecord } from './set-aside.js';
 
 export interface ApprovalRequestInput {
   /** Required; typed optional because stdin JSON may be the only source. */
@@ -64,8 +65,17 @@ export async function listApprovals(
   deps: CoordDeps,
   status: 'pending' | 'all' = 'pending',
 ): Promise<ApprovalRequest[]> {
-  const { requests } = await readDoc(deps, DOCS.approvals, ApprovalsDocSchema);
-  return status === 'all' ? requests : requests.filter((r) => r.status === 'pending');
+  return (await approvalListing(deps, status)).requests;
+}
+
+/** listApprovals, and (only when there are some) the stored records set aside as invalid. */
+export async function approvalListing(
+  deps: CoordDeps,
+  status: 'pending' | 'all' = 'pending',
+): Promise<{ requests: ApprovalRequest[]; set_aside?: SetAsideRecord[] }> {
+  const { doc, setAside } = await readDocSettingAside(deps, DOCS.approvals, ApprovalsDocSchema);
+  const requests = status === 'all' ? doc.requests : doc.requests.filter((r) => r.status === 'pending');
+  return { requests, ...(setAside.length > 0 ? { set_aside: setAside } : {}) };
 }
 
 /** Records a decision once; resolving an already resolved request is refused. */

@@ -1,6 +1,6 @@
 import { type DocumentStore, isRouteMissing } from '../state/index.js';
 import { DOCS, newId } from './documents.js';
-import { recordSequenced } from './events-sequence.js';
+import { MAX_EVENT_BYTES, recordSequenced } from './events-sequence.js';
 import type { CoordEvent, Handoff, Objective } from './schemas.js';
 
 /**
@@ -40,6 +40,10 @@ export async function recordEvent(
     ...(event.subject === undefined ? {} : { subject: event.subject }),
     data: event.data ?? {},
   };
+  return recordFitted(store, fitEvent(record));
+}
+
+async function recordFitted(store: DocumentStore, record: CoordEvent): Promise<CoordEvent> {
   if (store.callRoute) {
     try {
       await store.append(DOCS.events, 'events', record);
@@ -50,6 +54,51 @@ export async function recordEvent(
   }
   const { seq, id } = await recordSequenced(store, record);
   return { ...record, id: id ?? record.id, ...(seq === undefined ? {} : { seq }) };
+}
+
+/** Room left in MAX_EVENT_BYTES for what recording adds: `seq`, and a `~n` suffix on a repeated id. */
+const RECORD_ROOM = 256;
+/** Length texts of a clipped event keep (first pass), then the scalars of a data that is still too large. */
+const CLIP_TEXT = 1024;
+const CLIP_SCALAR = 256;
+
+const clipText = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max)}…`);
+
+/** `v` with every string longer than `max` cut to `max` (data is an operation's input: bounded in depth). */
+function clipStrings(v: unknown, max: number): unknown {
+  if (typeof v === 'string') return clipText(v, max);
+  if (Array.isArray(v)) return v.map((x) => clipStrings(x, max));
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipStrings(x, max)]));
+  return v;
+}
+
+/**
+ * The event within MAX_EVENT_BYTES: as given when it fits; else its texts clipped (`data.clipped: true`); else only
+ * the short scalars of its data. The documents an event is about (objectives, handoffs, ACL records) keep the whole
+ * text; the feed only needs to say what happened, and one long note must not fail the operation that wrote it.
+ */
+export function fitEvent(record: CoordEvent): CoordEvent {
+  const limit = MAX_EVENT_BYTES - RECORD_ROOM;
+  const fits = (e: CoordEvent) => JSON.stringify(e).length <= limit;
+  if (fits(record)) return record;
+  const head = {
+    ...record,
+    id: clipText(record.id, CLIP_SCALAR),
+    source: clipText(record.source, CLIP_SCALAR),
+    kind: clipText(record.kind, CLIP_SCALAR),
+    ...(record.subject === undefined ? {} : { subject: clipText(record.subject, CLIP_TEXT) }),
+  };
+  const clipped = { ...head, data: { ...(clipStrings(record.data, CLIP_TEXT) as object), clipped: true } };
+  if (fits(clipped)) return clipped;
+  const scalars: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record.data)) {
+    if (k.length > CLIP_SCALAR) continue;
+    if (typeof v === 'string') scalars[k] = clipText(v, CLIP_SCALAR);
+    else if (typeof v === 'number' || typeof v === 'boolean' || v === null) scalars[k] = v;
+  }
+  const small = { ...head, data: { ...scalars, clipped: true } };
+  return fits(small) ? small : { ...head, data: { clipped: true } };
 }
 
 const HANDOFF_KINDS: Record<string, string> = {

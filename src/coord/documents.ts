@@ -1,7 +1,8 @@
 import type * as z from 'zod';
-import { HubError, randomHex, ValidationError } from '../infra/index.js';
+import { NotFoundError, randomHex, ValidationError } from '../infra/index.js';
 import { type DocumentStore, updateDocument } from '../state/index.js';
 import { ID_RE } from './schemas.js';
+import { parseWithSetAside, replacing, type SetAsideRecord } from './set-aside.js';
 
 /** What every coordination function needs: the store, its retry budget and a clock. */
 export interface CoordDeps {
@@ -9,6 +10,8 @@ export interface CoordDeps {
   /** Reload-and-reapply attempts after a compare-and-swap conflict (state.conflict_retries). */
   retries: number;
   now: () => Date;
+  /** Told of every record set aside as invalid by a read or write (the CLI's stderr, a server's log). */
+  report?: (records: readonly SetAsideRecord[]) => void;
 }
 
 /** Document names in the store. */
@@ -19,17 +22,19 @@ export const DOCS = {
   events: 'coord.events',
 } as const;
 
-/** Parses a stored document; a malformed one is reported with its first bad field, never silently dropped. */
-export function parseDoc<S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const iss = parsed.error.issues[0]!;
-  const where = iss.path.map(String).join('.') || '(document)';
-  throw new HubError('internal', `state document '${name}' is malformed at ${where}: ${iss.message}`, {
-    document: name,
-    field: where,
-    rule: iss.code,
-  });
+/**
+ * Parses a stored document. A record that breaks its schema is set aside (left out, reported to `report`); a
+ * document malformed beyond its records is refused naming the field (parseWithSetAside).
+ */
+export function parseDoc<S extends z.ZodType>(
+  name: string,
+  schema: S,
+  value: unknown,
+  report?: CoordDeps['report'],
+): z.output<S> {
+  const { doc, setAside } = parseWithSetAside(name, schema, value);
+  if (setAside.length > 0) report?.(setAside);
+  return doc;
 }
 
 export async function readDoc<S extends z.ZodType>(
@@ -37,27 +42,52 @@ export async function readDoc<S extends z.ZodType>(
   name: string,
   schema: S,
 ): Promise<z.output<S>> {
-  const { value } = await deps.store.read(name);
-  return parseDoc(name, schema, value);
+  return (await readDocSettingAside(deps, name, schema)).doc;
 }
 
-/** Compare-and-swap update of one parsed document; `fn` may run more than once and must be pure. */
+/** readDoc, and the records it set aside (listings answer them as `set_aside`). */
+export async function readDocSettingAside<S extends z.ZodType>(
+  deps: CoordDeps,
+  name: string,
+  schema: S,
+): Promise<{ doc: z.output<S>; setAside: SetAsideRecord[] }> {
+  const { value } = await deps.store.read(name);
+  const { doc, setAside } = parseWithSetAside(name, schema, value);
+  if (setAside.length > 0) deps.report?.(setAside);
+  return { doc, setAside };
+}
+
+/**
+ * Compare-and-swap update of one parsed document; `fn` may run more than once and must be pure. Records set aside
+ * as invalid are not shown to `fn` and are stored back as they were, where they were.
+ */
 export async function updateDoc<S extends z.ZodType, R>(
   deps: CoordDeps,
   name: string,
   schema: S,
   fn: (doc: z.output<S>) => R,
 ): Promise<R> {
+  let reported: SetAsideRecord[] = [];
   const { result } = await updateDocument<z.output<S>, R>(
     deps.store,
     name,
     (current) => {
-      const doc = parseDoc(name, schema, current);
-      const r = fn(doc);
-      return { value: doc, result: r };
+      const { doc, setAside, restore } = parseWithSetAside(name, schema, current);
+      reported = setAside;
+      let r: R;
+      try {
+        r = fn(doc);
+      } catch (err) {
+        // "Not found" of a record that is only set aside: say why, and how to get it back.
+        const wanted = err instanceof NotFoundError ? err.details?.value : undefined;
+        const hidden = setAside.find((n) => n.id !== undefined && n.id === wanted);
+        throw hidden ? replacing(name, hidden) : err;
+      }
+      return { value: restore(doc), result: r };
     },
     { retries: deps.retries },
   );
+  if (reported.length > 0) deps.report?.(reported);
   return result;
 }
 

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { RefusedError } from '../infra/index.js';
+import { type HubError, RefusedError, ValidationError } from '../infra/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { recordEvent } from './change-events.js';
 import { eventsFeed } from './events.js';
 import { followEvents } from './events-follow.js';
-import { appendSequenced, MAX_RECORDED_EVENTS, sequenced } from './events-sequence.js';
+import {
+  appendSequenced,
+  MAX_EVENT_BYTES,
+  MAX_RECORDED_EVENTS,
+  recordSequenced,
+  sequenced,
+} from './events-sequence.js';
 
 const at = (iso: string) => () => new Date(iso);
 const T = '2026-03-01T10:00:00.123Z';
+const event = (id: string) => ({ id, timestamp: T, source: 's', kind: 'K', data: {} });
 
 describe('event sequences', () => {
   it('returns an event recorded later in the same millisecond as the cursor, by sequence', async () => {
@@ -67,7 +74,7 @@ describe('event sequences', () => {
       doc = appendSequenced(
         doc,
         { id, timestamp: T, source: 's', kind: 'K', data: {} },
-        { count: 3, bytes: 10_000 },
+        { count: 3, bytes: 10_000, event: 10_000 },
       ).value;
     const kept = doc as { events: Array<{ id: string; seq: number }>; last_seq: number };
     expect(kept.events.map((e) => [e.id, e.seq])).toEqual([
@@ -86,17 +93,48 @@ describe('event sequences', () => {
     expect(MAX_RECORDED_EVENTS).toBe(5000);
   });
 
-  it('keeps as many of the newest events as fit the byte bound, and always the one being recorded', () => {
+  it('keeps as many of the newest events as fit the byte bound', () => {
     const ev = (id: string, note: string) => ({ id, timestamp: T, source: 's', kind: 'K', data: { note } });
     const size = JSON.stringify({ ...ev('a', 'x'.repeat(100)), seq: 1 }).length + 1;
     let doc: unknown = { events: [] };
     for (const id of ['a', 'b', 'c', 'd'])
-      doc = appendSequenced(doc, ev(id, 'x'.repeat(100)), { count: 100, bytes: 2 * size }).value;
+      doc = appendSequenced(doc, ev(id, 'x'.repeat(100)), { count: 100, bytes: 2 * size, event: size }).value;
     expect((doc as { events: Array<{ id: string }> }).events.map((e) => e.id)).toEqual(['c', 'd']);
-    // One event larger than the bound on its own is still recorded, alone.
-    const big = appendSequenced(doc, ev('e', 'y'.repeat(10 * size)), { count: 100, bytes: 2 * size }).value;
-    expect(big.events).toHaveLength(1);
-    expect(big.last_seq).toBe(5);
+  });
+
+  it('refuses an event over its own bound, naming the bound, and never lets it evict the feed', async () => {
+    const store = createMemoryStore();
+    for (let i = 0; i < 50; i++) await recordSequenced(store, { ...event(`e${i}`), data: { i } });
+    const before = await store.read('coord.events');
+    const big = { ...event('big'), data: { note: 'x'.repeat(2 * 1024 * 1024) } };
+    const err = await recordSequenced(store, big).then(
+      () => undefined,
+      (e: unknown) => e as HubError,
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err!.details).toMatchObject({ rule: 'max_event_bytes', limit: MAX_EVENT_BYTES });
+    expect(err!.message).toContain(String(MAX_EVENT_BYTES));
+    expect(await store.read('coord.events')).toEqual(before);
+    expect((await eventsFeed(store)).events).toHaveLength(50);
+    expect(() => appendSequenced({ events: [] }, big)).toThrow(ValidationError);
+  });
+
+  it("records hub's own event with an over-long text clipped, so an operation never fails or evicts the feed for it", async () => {
+    const store = createMemoryStore();
+    for (let i = 0; i < 50; i++) await recordEvent(store, { source: 's', kind: 'K', data: { i } }, at(T));
+    const note = 'n'.repeat(2 * 1024 * 1024);
+    const recorded = await recordEvent(
+      store,
+      { source: 'handoff', kind: 'HandoffCompleted', subject: 'ho-1', data: { note, by: 'a' } },
+      at(T),
+    );
+    expect(JSON.stringify(recorded).length).toBeLessThanOrEqual(MAX_EVENT_BYTES);
+    const feed = await eventsFeed(store);
+    expect(feed.events).toHaveLength(51);
+    const last = feed.events[50]!;
+    expect(last.data).toMatchObject({ by: 'a', clipped: true });
+    expect(String(last.data.note).startsWith('nnnn')).toBe(true);
+    expect(String(last.data.note).length).toBeLessThan(note.length);
   });
 
   it('pages with limit, oldest first: truncated says more follow, next_seq is where the next page starts', async () => {

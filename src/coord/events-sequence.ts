@@ -1,3 +1,4 @@
+import { ValidationError } from '../infra/index.js';
 import { appendItem, type DocumentStore, updateDocument } from '../state/index.js';
 import { DOCS } from './documents.js';
 import type { CoordEvent } from './schemas.js';
@@ -23,12 +24,25 @@ export const MAX_RECORDED_EVENTS = 5000;
  */
 export const MAX_RECORDED_EVENT_BYTES = 1_500_000;
 
+/**
+ * And how much JSON one event may take (characters): an event larger than this is refused, never recorded at the
+ * cost of the feed (one event the size of the byte bound would evict every other). Hub's own events clip their
+ * long texts to fit (recordEvent); the record of truth keeps the whole text.
+ */
+export const MAX_EVENT_BYTES = 64 * 1024;
+
 /** The bounds of `coord.events` (lowered by tests). */
 export interface EventBounds {
   count: number;
   bytes: number;
+  /** Of one event (MAX_EVENT_BYTES). */
+  event: number;
 }
-const BOUNDS: EventBounds = { count: MAX_RECORDED_EVENTS, bytes: MAX_RECORDED_EVENT_BYTES };
+const BOUNDS: EventBounds = {
+  count: MAX_RECORDED_EVENTS,
+  bytes: MAX_RECORDED_EVENT_BYTES,
+  event: MAX_EVENT_BYTES,
+};
 
 /** How often a sequenced append reloads and reapplies after a conflict (compare-and-swap backends). */
 const SEQUENCE_RETRIES = 200;
@@ -90,8 +104,14 @@ export function appendSequenced(
   const seq = last + 1;
   const id = uniqueId((record as { id?: unknown }).id, list);
   const item = id === undefined ? { ...record, seq } : { ...record, id, seq };
+  const size = JSON.stringify(item).length;
+  if (size > bounds.event)
+    throw new ValidationError(
+      `event: takes ${size} characters of JSON, past the limit of ${bounds.event} of one recorded event (max_event_bytes); nothing was recorded: send a shorter event (keep long texts in the document it is about)`,
+      { field: 'event', value: size, limit: bounds.event, rule: 'max_event_bytes' },
+    );
   const all = [...events, item];
-  // The newest events that fit both bounds (the one being recorded always stays).
+  // The newest events that fit both bounds (the one being recorded always stays: it is within its own bound).
   let from = Math.max(0, all.length - bounds.count);
   let bytes = 0;
   for (let i = all.length - 1; i >= from; i--) {

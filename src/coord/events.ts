@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
 import type { DocumentStore } from '../state/index.js';
 import { handoffEntryEvents, objectiveCreatedEvent, objectiveUpdatedEvent } from './change-events.js';
@@ -13,6 +14,7 @@ import {
   type Objective,
   ObjectivesDocSchema,
 } from './schemas.js';
+import type { SetAsideRecord } from './set-aside.js';
 
 export interface EventsFilter {
   /** ISO timestamp; only events strictly after it are returned. */
@@ -88,9 +90,13 @@ export async function eventsFeed(
   store: DocumentStore,
   filter: EventsFilter = {},
   now: () => Date = () => new Date(),
+  report?: (records: readonly SetAsideRecord[]) => void,
 ): Promise<EventsFeed> {
   const sinceMs = filter.since === undefined ? undefined : parseSince(filter.since);
-  const doc = parseDoc(DOCS.events, EventsDocSchema, (await store.read(DOCS.events)).value);
+  const setAside: SetAsideRecord[] = [];
+  const parse = <S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> =>
+    parseDoc(name, schema, value, (records) => setAside.push(...records));
+  const doc = parse(DOCS.events, EventsDocSchema, withSequences((await store.read(DOCS.events)).value));
   let recorded = sequenced(doc.events, doc.last_seq).events;
   const firstSeq = recorded.reduce<number | null>((m, e) => (m === null || e.seq < m ? e.seq : m), null);
   let derived: CoordEvent[] = [];
@@ -98,13 +104,13 @@ export async function eventsFeed(
     const after = filter.after_seq;
     recorded = recorded.filter((e) => e.seq > after);
   } else if (DERIVING_BACKENDS.has(store.backend)) {
-    const objectives = parseDoc(
+    const objectives = parse(
       DOCS.objectives,
       ObjectivesDocSchema,
       (await store.read(DOCS.objectives)).value,
     ).objectives;
     // As every listing shows them: an expired claim's release is an event from its expiry on, written or not.
-    const stored = parseDoc(DOCS.handoffs, HandoffsDocSchema, (await store.read(DOCS.handoffs)).value);
+    const stored = parse(DOCS.handoffs, HandoffsDocSchema, (await store.read(DOCS.handoffs)).value);
     const { handoffs } = handoffsView(stored, now()).view;
     const ids = new Set(recorded.map((e) => e.id));
     // concat, not push(...): a long list spread as arguments overflows the stack.
@@ -112,6 +118,7 @@ export async function eventsFeed(
       .concat(handoffEvents(handoffs))
       .filter((e) => !ids.has(e.id));
   }
+  if (setAside.length > 0) report?.(setAside);
   const keep = (e: CoordEvent) => {
     if (sinceMs !== undefined && time(e.timestamp) <= sinceMs) return false;
     if (filter.objective && e.subject !== filter.objective && objectiveOf(e) !== filter.objective)
@@ -143,7 +150,23 @@ export async function eventsFeed(
     first_seq: firstSeq,
     truncated,
     events,
+    ...(setAside.length > 0 ? { set_aside: setAside } : {}),
   };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The stored events document with each event's sequence filled in from its position, as recording numbers them
+ * (appendSequenced), before any event that breaks its schema is set aside: setting one aside must not renumber
+ * the events after it.
+ */
+function withSequences(value: unknown): unknown {
+  if (!isObject(value) || !Array.isArray(value.events)) return value;
+  const list = value.events as unknown[];
+  const numbered = sequenced(list as object[]).events;
+  return { ...value, events: list.map((e, i) => (isObject(e) ? numbered[i] : e)) };
 }
 
 const byTime = (a: CoordEvent, b: CoordEvent) =>

@@ -1,8 +1,17 @@
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { type HandoffEntries, recordHandoffEntries } from './change-events.js';
-import { type CoordDeps, checkId, DOCS, newId, readDoc, updateDoc } from './documents.js';
+import {
+  type CoordDeps,
+  checkId,
+  DOCS,
+  newId,
+  readDoc,
+  readDocSettingAside,
+  updateDoc,
+} from './documents.js';
 import { parseDuration } from './duration.js';
 import { type Handoff, type HandoffStatus, type HandoffsDoc, HandoffsDocSchema } from './schemas.js';
+import type { SetAsideRecord } from './set-aside.js';
 
 /** Who records automatic transitions (expired-claim release). */
 export const SYSTEM_ACTOR = 'hub';
@@ -158,11 +167,11 @@ export async function createHandoff(deps: CoordDeps, input: HandoffCreate): Prom
 export async function listHandoffs(
   deps: CoordDeps,
   status?: HandoffStatus,
-): Promise<{ handoffs: Handoff[]; released: string[] }> {
-  const stored = await readDoc(deps, DOCS.handoffs, HandoffsDocSchema);
+): Promise<{ handoffs: Handoff[]; released: string[]; set_aside?: SetAsideRecord[] }> {
+  const { doc: stored, setAside } = await readDocSettingAside(deps, DOCS.handoffs, HandoffsDocSchema);
   const { view, released } = handoffsView(stored, deps.now());
   const handoffs = status ? view.handoffs.filter((h) => h.status === status) : view.handoffs;
-  return { handoffs, released };
+  return { handoffs, released, ...(setAside.length > 0 ? { set_aside: setAside } : {}) };
 }
 
 /**

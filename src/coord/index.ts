@@ -1,5 +1,6 @@
 export {
   type ApprovalRequestInput,
+  approvalListing,
   listApprovals,
   type ResolveInput,
   requestApproval,
@@ -7,7 +8,16 @@ export {
 } from './approvals.js';
 export { type NewCoordEvent, recordEvent } from './change-events.js';
 export { documentListKey, normalizeAppended, normalizeDocument } from './document-shapes.js';
-export { type CoordDeps, checkId, DOCS, newId, parseDoc, readDoc, updateDoc } from './documents.js';
+export {
+  type CoordDeps,
+  checkId,
+  DOCS,
+  newId,
+  parseDoc,
+  readDoc,
+  readDocSettingAside,
+  updateDoc,
+} from './documents.js';
 export { DURATION_RULE, MAX_DURATION_MS, parseDuration } from './duration.js';
 export { type EventsFilter, eventsFeed, handoffEvents, objectiveEvents, parseSince } from './events.js';
 export {
@@ -41,6 +51,7 @@ export {
   normalizeRepoRef,
   normalizeRepos,
   type ObjectiveUpsert,
+  objectiveListing,
   objectivePatch,
   parseObjectiveStatus,
   type QuickNotes,
@@ -99,3 +110,4 @@ export {
   sessionDigest,
   updateSession,
 } from './session.js';
+export { type SetAsideRecord, setAsideLine } from './set-aside.js';

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isInside, NotFoundError, realpathOrUndefined, ValidationError } from '../infra/index.js';
 import { recordObjectiveChange } from './change-events.js';
-import { type CoordDeps, checkId, DOCS, readDoc, updateDoc } from './documents.js';
+import { type CoordDeps, checkId, DOCS, readDoc, readDocSettingAside, updateDoc } from './documents.js';
 import {
   EDITABLE_OBJECTIVE_FIELDS,
   type EditableObjectiveField,
@@ -10,6 +10,7 @@ import {
   type ObjectiveStatus,
   ObjectivesDocSchema,
 } from './schemas.js';
+import type { SetAsideRecord } from './set-aside.js';
 
 /** Quick notes appended to `agent_notes` as dated lines; `notes_file` is the text of the file, not its path. */
 export interface QuickNotes {
@@ -287,4 +288,12 @@ export async function editObjective(
 
 export async function listObjectives(deps: CoordDeps): Promise<Objective[]> {
   return (await readDoc(deps, DOCS.objectives, ObjectivesDocSchema)).objectives;
+}
+
+/** Every objective, and (only when there are some) the stored records set aside as invalid. */
+export async function objectiveListing(
+  deps: CoordDeps,
+): Promise<{ objectives: Objective[]; set_aside?: SetAsideRecord[] }> {
+  const { doc, setAside } = await readDocSettingAside(deps, DOCS.objectives, ObjectivesDocSchema);
+  return { objectives: doc.objectives, ...(setAside.length > 0 ? { set_aside: setAside } : {}) };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { SetAsideRecord } from './set-aside.js';
 
 /** Objective statuses; `in_progress` is what resume prefers. */
 export const OBJECTIVE_STATUSES = ['pending', 'in_progress', 'blocked', 'done', 'cancelled'] as const;
@@ -130,4 +131,6 @@ export interface EventsFeed {
   /** True when `limit` cut the answer: more events follow (ask again from `next_seq` or `next_cursor`). */
   truncated: boolean;
   events: CoordEvent[];
+  /** Stored records the feed could not read (one breaking its schema), left out; absent when there are none. */
+  set_aside?: SetAsideRecord[];
 }

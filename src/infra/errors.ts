@@ -1,4 +1,5 @@
 /** The one error taxonomy of hub. Every surface maps these through `errorMapping`, nowhere else. */
+import { scrubSecrets, scrubSecretsDeep } from './known-secrets.js';
 
 export type ErrorCode =
   | 'validation'
@@ -107,12 +108,15 @@ export function toHubError(err: unknown): HubError {
   return wrapped;
 }
 
-/** The single mapping from an error to every surface's representation. */
+/**
+ * The single mapping from an error to every surface's representation. Message and details are scrubbed of every
+ * secret this process knows (known-secrets), whatever put it there: a remote server's echo, a quoted URL.
+ */
 export function errorMapping(err: unknown): { body: ErrorBody; http: number; jsonRpc: number; exit: number } {
   const e = toHubError(err);
   const m = MAPPING[e.code];
-  const body: ErrorBody = { error: { code: e.code, message: e.message } };
-  if (e.details !== undefined) body.error.details = e.details;
+  const body: ErrorBody = { error: { code: e.code, message: scrubSecrets(e.message) } };
+  if (e.details !== undefined) body.error.details = scrubSecretsDeep(e.details);
   const exit = e instanceof UsageError ? 2 : m.exit;
   return { body, http: e.httpStatus ?? m.http, jsonRpc: m.jsonRpc, exit };
 }

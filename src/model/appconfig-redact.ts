@@ -73,6 +73,21 @@ function redactValue(value: unknown, secret: boolean): unknown {
   return value;
 }
 
+/** Every non-empty value under a secret key of `config` (an application config, or any plain data). */
+export function secretValues(config: unknown): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown, secret: boolean, depth: number): void => {
+    if (depth > 32) return;
+    if (secret && (typeof v === 'string' || typeof v === 'number')) {
+      if (String(v) !== '') out.push(String(v));
+    } else if (Array.isArray(v)) for (const x of v) visit(x, secret, depth + 1);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) visit(x, isSecretKey(k), depth + 1);
+  };
+  visit(config, false, 0);
+  return out;
+}
+
 /** Deep copy of an application config (or any plain data) with every secret redacted for display. */
 export function redactAppConfig<T>(config: T): T {
   return redactValue(config, false) as T;

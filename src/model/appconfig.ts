@@ -2,8 +2,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type * as z from 'zod';
-import { NotFoundError, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
+import { NotFoundError, rememberSecret, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
 import { type AppConfigEnv, applyAppConfigEnv } from './appconfig-env.js';
+import { secretValues } from './appconfig-redact.js';
 import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
 import {
   ALLOWED_OUTSIDE_ENV,
@@ -264,6 +265,8 @@ export function loadAppConfig(opts: {
   }
   const { config, overrides } = applyAppConfigEnv(data, opts.env);
   if (applyAllowedOutsideEnv(config, opts.env)) overrides.push(ALLOWED_OUTSIDE_ENV);
+  // Whatever prints an error from now on masks these (a state server may echo its bearer token back).
+  for (const secret of secretValues(config)) rememberSecret(secret);
   return {
     ...loc,
     config,
@@ -273,6 +276,16 @@ export function loadAppConfig(opts: {
     trusted: loc.source !== 'workspace',
     ...(trustedKeysFrom ? { trustedKeysFrom } : {}),
   };
+}
+
+/**
+ * Where the user's own setting of a trusted-only key (config.editor...) goes: the --appconfig file or the user
+ * config in effect, else the user config file (created by the first `appconfig patch --save` there).
+ */
+export function userSettingFile(loaded: LoadedAppConfig, env: AppConfigEnv, cwd: string): string {
+  if ((loaded.source === 'explicit' || loaded.source === 'user') && loaded.path) return loaded.path;
+  if (loaded.trustedKeysFrom) return loaded.trustedKeysFrom;
+  return resolve(cwd, defaultUserConfigDir(env), USER_APPCONFIG_FILENAMES[0]);
 }
 
 /** The user config file (config.yml, then config.yaml in the user config dir), when one exists. */

@@ -1,12 +1,35 @@
 import { resolve } from 'node:path';
-import type { CoordDeps } from '../coord/index.js';
+import { type CoordDeps, setAsideLine } from '../coord/index.js';
 import { readFileBounded } from '../infra/index.js';
 import type { OpContext } from './context.js';
 
-/** The coordination ports of a context: its store, `state.conflict_retries` and its clock. */
+/** The coordination ports of a context: its store, `state.conflict_retries`, its clock and its log. */
 export function coordDeps(ctx: OpContext): CoordDeps {
   const { store, info } = ctx.store();
-  return { store, retries: info.conflict_retries, now: () => ctx.now() };
+  return { store, retries: info.conflict_retries, now: () => ctx.now(), report: setAsideReporter(ctx) };
+}
+
+/** Lines already logged, by log: a server answers the same listing many times into one log. */
+const logged = new WeakMap<OpContext['log'], Set<string>>();
+
+/**
+ * Logs each record set aside as invalid (the CLI's stderr, a server's log), naming it: once per log, so a command
+ * says it once and a server once, however often it is asked.
+ */
+export function setAsideReporter(ctx: Pick<OpContext, 'log'>): NonNullable<CoordDeps['report']> {
+  return (records) => {
+    let seen = logged.get(ctx.log);
+    if (!seen) {
+      seen = new Set();
+      logged.set(ctx.log, seen);
+    }
+    for (const r of records) {
+      const line = setAsideLine(r);
+      if (seen.has(line)) continue;
+      if (seen.size < 1024) seen.add(line);
+      ctx.log(line);
+    }
+  };
 }
 
 export const MAX_NOTES_FILE = 1024 * 1024;

@@ -12,6 +12,7 @@ import {
   type WorktreeView,
 } from '../acl/index.js';
 import { aclFields, repoDeps } from './acl-deps.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -60,8 +61,7 @@ const outcomeLine = (o: WorktreeOutcome) => {
 
 export const worktreeCreate = defineOp({
   id: 'worktree.create',
-  summary:
-    'Create a git worktree of a repository for an agent and task, on its branch (a missing branch is allocated).',
+  summary: 'Create a git worktree for an agent and task on a branch (a missing one starts at `base`, else HEAD).',
   description:
     'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. An existing branch is ' +
     'checked out as it stands (--base is then refused). A missing branch is allocated to the agent and task as ' +
@@ -73,17 +73,14 @@ export const worktreeCreate = defineOp({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
-    branch: z
-      .string()
-      .min(1)
-      .describe('Branch to check out; a missing one is allocated and started at base (default HEAD).'),
-    base: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        "Revision to start the branch from when it does not exist yet (default: the checkout's HEAD).",
-      ),
+    branch: cliHelp(
+      z.string().min(1).describe('Branch to check out; a missing one is allocated and started at `base`.'),
+      'Branch to check out; a missing one is allocated and started at --base (default: the checkout HEAD).',
+    ),
+    base: cliHelp(
+      z.string().min(1).optional(),
+      "Revision to start the branch from when it does not exist yet (default: the checkout's HEAD).",
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -96,14 +93,14 @@ export const worktreeCreate = defineOp({
       return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${startedLine(r)}${hook}`;
     },
   },
-  mcp: { tool: 'hub_worktree_create' },
+  mcp: { tool: 'hub_worktree_create', when: 'Use when a task needs its own checkout.' },
   http: [{ method: 'POST', route: '/v3/ops/worktrees', input: 'body' }],
 });
 
 export const worktreeList = pagedList(
   defineOp({
     id: 'worktree.list',
-    summary: 'List recorded worktrees with where each stands: present, moved, missing, pruned or elsewhere.',
+    summary: 'List recorded worktrees: present, moved, missing, pruned or elsewhere.',
     description:
       "The state is judged from git's own files (a worktree moved with git worktree move shows its new path as " +
       'current_path); listing never writes.',
@@ -118,7 +115,10 @@ export const worktreeList = pagedList(
       }),
     }),
     cli: { command: 'worktree list', human: (r) => viewRows(r.worktrees) || 'no worktrees' },
-    mcp: { tool: 'hub_worktree_list' },
+    mcp: {
+      tool: 'hub_worktree_list',
+      when: 'Use when looking for worktrees.',
+    },
     http: [{ method: 'GET', route: '/v3/ops/worktrees', input: 'query' }],
   }),
   { key: 'worktrees', noun: 'Worktrees', order: 'by path' },
@@ -126,15 +126,12 @@ export const worktreeList = pagedList(
 
 export const worktreeAdopt = defineOp({
   id: 'worktree.adopt',
-  summary: 'Record an existing linked worktree of a repository (made without hub) for an agent and task.',
+  summary: 'Record a linked worktree made without hub, for an agent and task.',
   description:
     "The folder must be the top of a linked worktree whose git common dir is the repository's, inside the " +
     'workspace (or a folder allowed by trusted config); the main checkout is refused.',
   input: z.strictObject({
-    path: z
-      .string()
-      .min(1)
-      .describe('Folder of the worktree (relative: to the working directory on the CLI).'),
+    path: z.string().min(1).describe('Worktree folder, relative to the workspace (CLI: the working folder).'),
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
@@ -154,28 +151,25 @@ export const worktreeAdopt = defineOp({
     human: (r) =>
       `${r.adopted ? 'adopted' : 'already recorded:'} worktree ${r.worktree.id} at ${r.worktree.path}`,
   },
-  mcp: { tool: 'hub_worktree_adopt' },
+  mcp: { tool: 'hub_worktree_adopt', when: 'Use when such a worktree should be tracked.' },
   http: [{ method: 'POST', route: '/v3/ops/worktrees/adopt', input: 'body' }],
 });
 
 const forceField = z
   .boolean()
   .default(false)
-  .describe(
-    'Remove even with uncommitted changes, untracked files or unpushed commits (on no other branch, tag or remote ref).',
-  );
+  .describe('Remove despite uncommitted, untracked or unpushed work (commits no other ref holds).');
 
 export const worktreeDestroy = defineOp({
   id: 'worktree.destroy',
-  summary:
-    'Remove a worktree (git worktree remove) and its record; dirty, untracked or unpushed work refuses it unless --force.',
+  summary: 'Remove a worktree and its record; dirty or unpushed work needs `force`.',
   description:
     'Name it by --id, --path, or --agent-id and --task-id (with --repository when several repositories match). ' +
     'Commits another branch, a tag or a remote ref holds are not lost (a branch merged locally, e.g. by merge ' +
     "integrate, is removed without --force); a refusal (409) lists each reason and names the commits that would be lost; git's own refusal is reported, never worked around.",
   input: z.strictObject({
-    id: z.string().min(1).optional().describe('Worktree id (wt-...).'),
-    path: z.string().min(1).optional().describe('Folder of the worktree.'),
+    id: cliHelp(z.string().min(1).optional(), 'Worktree id (wt-...).'),
+    path: cliHelp(z.string().min(1).optional(), 'Folder of the worktree.'),
     ...optional,
     force: forceField,
   }),
@@ -198,20 +192,19 @@ export const worktreeDestroy = defineOp({
     );
   },
   cli: { command: 'worktree destroy', human: (r) => outcomeLine(r) },
-  mcp: { tool: 'hub_worktree_destroy' },
+  mcp: { tool: 'hub_worktree_destroy', when: "Use when a task's worktree is done with." },
   http: [{ method: 'POST', route: '/v3/ops/worktrees/destroy', input: 'body' }],
 });
 
 export const worktreeGc = defineOp({
   id: 'worktree.gc',
-  summary:
-    'Remove stale worktrees of this machine: released or expired records, agents no longer live, folders gone.',
+  summary: "Remove this machine's stale worktrees (released, expired, dead agents, folders gone).",
   description:
     'Worktrees with uncommitted changes, untracked non-ignored files or commits on no other branch, tag or remote ' +
     'ref are skipped, each with its reasons, unless --force; --dry-run only reports (would_remove, would_prune, skipped).',
   input: z.strictObject({
     repository: aclFields.repository.optional(),
-    dry_run: z.boolean().default(false).describe('Only report what would be removed; change nothing.'),
+    dry_run: cliHelp(z.boolean().default(false), 'Only report what would be removed; change nothing.'),
     force: forceField,
   }),
   gate: 'active',
@@ -230,6 +223,6 @@ export const worktreeGc = defineOp({
         ...r.results.map(outcomeLine),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_worktree_gc' },
+  mcp: { tool: 'hub_worktree_gc', when: 'Use when old worktrees pile up.' },
   http: [{ method: 'POST', route: '/v3/ops/worktrees/gc', input: 'body' }],
 });

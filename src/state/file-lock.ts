@@ -2,7 +2,9 @@ import {
   closeSync,
   constants,
   fstatSync,
+  futimesSync,
   linkSync,
+  lstatSync,
   openSync,
   readFileSync,
   readSync,
@@ -12,13 +14,24 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { HubError, RefusedError, randomHex } from '../infra/index.js';
+import { RefusedError, randomHex, StateConflictError } from '../infra/index.js';
 
 export interface LockOptions {
   /** Give up after this long (ms). */
   timeoutMs: number;
-  /** A lock older than this is stale even if its holder looks alive (ms). */
+  /**
+   * A lock whose file nobody touched for this long is stale (ms). Its holder touches it several times within this
+   * (see refreshEvery), so only a holder that is gone or stuck lets it age.
+   */
   staleMs: number;
+}
+
+/** A lock this process holds. */
+export interface HeldLock {
+  /** Throws StateConflictError when the lock is no longer this holder's (it was judged stale and broken). */
+  assertHeld(): void;
+  /** Stops refreshing and removes the lock file if it is still this holder's. */
+  release(): void;
 }
 
 interface LockInfo {
@@ -31,6 +44,8 @@ interface LockInfo {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function alive(pid: number): boolean {
+  // 0 and negatives name process groups, not a process: such content says nothing of its holder.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -39,21 +54,10 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A lock created but not written yet (its holder died between create and write) is stale after this. */
-const UNWRITTEN_LOCK_GRACE_MS = 1_000;
-
-function parseInfo(text: string): LockInfo | undefined {
+function parseInfo(text: string): Partial<LockInfo> | undefined {
   try {
-    return JSON.parse(text) as LockInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-function readInfo(path: string): LockInfo | undefined {
-  try {
-    const seen = snapshot(path);
-    return seen ? parseInfo(seen.text) : undefined;
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Partial<LockInfo>) : undefined;
   } catch {
     return undefined;
   }
@@ -102,7 +106,7 @@ function notALock(path: string, what: string): RefusedError {
  * Breaks a stale lock without stealing a fresh one: the lock is renamed aside, and put back (by a link that
  * fails if a new lock appeared) when what was renamed is not the stale lock that was seen.
  */
-function breakStale(path: string, seen: { text: string; ino: number }): void {
+function breakStale(path: string, seen: { text: string; ino: number; mtimeMs: number }): void {
   const aside = `${path}.${randomHex(4)}.stale`;
   try {
     renameSync(path, aside);
@@ -111,7 +115,9 @@ function breakStale(path: string, seen: { text: string; ino: number }): void {
   }
   let same = false;
   try {
-    same = statSync(aside).ino === seen.ino && readFileSync(aside, 'utf8') === seen.text;
+    // The same file, not touched since it was judged: a holder that refreshed it meanwhile is alive.
+    const st = statSync(aside);
+    same = st.ino === seen.ino && st.mtimeMs === seen.mtimeMs && readFileSync(aside, 'utf8') === seen.text;
   } catch {
     // vanished
   }
@@ -129,8 +135,71 @@ function breakStale(path: string, seen: { text: string; ino: number }): void {
   }
 }
 
-/** An exclusive inter-process lock file (O_EXCL create) with stale-lock recovery for dead holders. */
-export async function acquireLock(path: string, opts: LockOptions): Promise<() => void> {
+/** How often a holder touches its lock file: several times within the stale age, at most every 2 s. */
+export function refreshEvery(staleMs: number): number {
+  return Math.max(20, Math.min(2_000, Math.floor(staleMs / 5)));
+}
+
+/**
+ * Why a lock file is stale, or undefined while it may have a live holder. Judged from what a holder cannot fake:
+ * the file's modification time as the file system reports it, which a live holder refreshes (refreshEvery). Its
+ * content is a planter's to choose (a cloned workspace can ship `.hub/locks/`), so it can only make a lock stale
+ * sooner, never hold it: a holder on this host whose pid is gone, a lock never written. A time in the future cannot come from a live
+ * holder on this clock, so such a lock cannot be judged, and a lock that cannot be judged is stale.
+ */
+function staleness(
+  seen: { text: string; mtimeMs: number },
+  staleMs: number,
+  host: string,
+): string | undefined {
+  const age = Date.now() - seen.mtimeMs;
+  if (!Number.isFinite(age) || age < -staleMs) return 'its file is dated in the future';
+  if (age > staleMs) return `its file was last touched ${Math.round(age / 1000)} s ago`;
+  const info = parseInfo(seen.text);
+  // A holder writes its lock in the same step as it creates it: one still unwritten after a second lost its holder
+  // between the two (a crash), whoever waits.
+  if (!info && age > UNWRITTEN_LOCK_GRACE_MS) return 'it was never written';
+  if (info?.host === host && typeof info.pid === 'number' && !alive(info.pid))
+    return `its holder (pid ${info.pid} on this host) is gone`;
+  return undefined;
+}
+
+/** How long a lock may stay unwritten (its holder creates and writes it in one synchronous step). */
+const UNWRITTEN_LOCK_GRACE_MS = 1_000;
+
+/** The holder a lock file names, as shown in an error: only short plain values of its (untrusted) content. */
+function holderOf(text: string): { pid?: number; host?: string } {
+  const info = parseInfo(text);
+  const pid = typeof info?.pid === 'number' && Number.isSafeInteger(info.pid) ? info.pid : undefined;
+  const host =
+    typeof info?.host === 'string' && /^[\w.-]{1,255}$/.test(info.host) ? (info.host as string) : undefined;
+  return { ...(pid === undefined ? {} : { pid }), ...(host === undefined ? {} : { host }) };
+}
+
+function lockHeldError(
+  path: string,
+  opts: LockOptions,
+  seen: { text: string } | undefined,
+): StateConflictError {
+  const holder = seen ? holderOf(seen.text) : {};
+  const says =
+    holder.pid === undefined
+      ? ''
+      : ` (it names pid ${holder.pid}${holder.host === undefined ? '' : ` on ${holder.host}`})`;
+  return new StateConflictError(
+    `another writer held the lock ${path} for the ${opts.timeoutMs} ms this write waited${says}; nothing was written. ` +
+      `Try again; a lock whose holder stops refreshing it is broken after ${Math.round(opts.staleMs / 1000)} s. ` +
+      `If no hub process is writing this workspace's state, remove it: rm ${path}`,
+    { lock: path, rule: 'lock_held', waited_ms: opts.timeoutMs, stale_after_ms: opts.staleMs, holder },
+  );
+}
+
+/**
+ * An exclusive inter-process lock file (O_EXCL create). The holder keeps the file open and touches it every
+ * refreshEvery(staleMs) while it holds the lock; a waiter breaks a lock that is stale (see staleness) and, after
+ * `timeoutMs`, gives up with a conflict naming the lock file and how to clear it.
+ */
+export async function acquireLock(path: string, opts: LockOptions): Promise<HeldLock> {
   const me: LockInfo = {
     pid: process.pid,
     host: hostname(),
@@ -141,49 +210,78 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<() =
   const deadline = Date.now() + opts.timeoutMs;
   let wait = 2;
   for (;;) {
+    let fd: number | undefined;
     try {
-      const fd = openSync(path, 'wx', 0o644);
-      try {
-        writeSync(fd, body);
-      } finally {
-        closeSync(fd);
-      }
-      return () => {
-        // Only remove the lock if it is still ours.
-        if (readInfo(path)?.token === me.token) {
-          try {
-            unlinkSync(path);
-          } catch {
-            // already gone
-          }
-        }
-      };
+      fd = openSync(path, 'wx', 0o644);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
+    if (fd !== undefined) return hold(path, fd, body, opts);
     const seen = snapshot(path);
     if (!seen) continue;
-    const info = parseInfo(seen.text);
-    // An unreadable lock may be one being written right now: it is stale only once the file itself is old
-    // (how long this caller has waited says nothing about it).
-    const stale = info
-      ? (info.host === me.host && !alive(info.pid)) || Date.now() - info.at > opts.staleMs
-      : Date.now() - seen.mtimeMs > UNWRITTEN_LOCK_GRACE_MS;
-    if (stale) {
+    if (staleness(seen, opts.staleMs, me.host) !== undefined) {
       breakStale(path, seen);
       continue;
     }
-    if (Date.now() > deadline) {
-      throw new HubError(
-        'internal',
-        `could not lock ${path} within ${opts.timeoutMs} ms (held by pid ${info?.pid ?? '?'} on ${info?.host ?? '?'})`,
-        {
-          lock: path,
-          holder: info,
-        },
-      );
-    }
+    if (Date.now() > deadline) throw lockHeldError(path, opts, seen);
     await sleep(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 50);
   }
+}
+
+/** The lock just created on `fd`: written, refreshed while held, removed on release only if still ours. */
+function hold(path: string, fd: number, body: string, opts: LockOptions): HeldLock {
+  let ino: number;
+  try {
+    writeSync(fd, body);
+    ino = fstatSync(fd).ino;
+  } catch (err) {
+    closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone
+    }
+    throw err;
+  }
+  const refresh = setInterval(() => {
+    try {
+      const t = new Date();
+      futimesSync(fd, t, t);
+    } catch {
+      // closed meanwhile; assertHeld tells the holder
+    }
+  }, refreshEvery(opts.staleMs));
+  refresh.unref();
+  const ours = (): boolean => {
+    try {
+      return lstatSync(path).ino === ino;
+    } catch {
+      return false;
+    }
+  };
+  let released = false;
+  return {
+    assertHeld() {
+      if (!released && ours()) return;
+      throw new StateConflictError(
+        `the lock ${path} was taken from this write as stale (its holder did not refresh it for ${Math.round(opts.staleMs / 1000)} s); nothing was written; try again`,
+        { lock: path, rule: 'lock_lost' },
+      );
+    },
+    release() {
+      if (released) return;
+      released = true;
+      clearInterval(refresh);
+      // Only remove the lock if it is still ours (the open descriptor keeps its inode number from being reused).
+      if (ours()) {
+        try {
+          unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      }
+      closeSync(fd);
+    },
+  };
 }

@@ -16,7 +16,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HubError, RefusedError, ValidationError } from '../infra/index.js';
+import { HubError, RefusedError, StateConflictError, ValidationError } from '../infra/index.js';
 import {
   ACL_COLLECTIONS,
   createLocalStore,
@@ -40,6 +40,12 @@ function plantLock(name: string, holder: { pid: number; host?: string; at?: numb
   });
   writeFileSync(lockFile(name), body);
   return body;
+}
+
+/** Sets the lock file's times `ms` from now (negative: in the past). */
+function ageLock(name: string, ms: number): void {
+  const at = new Date(Date.now() + ms);
+  utimesSync(lockFile(name), at, at);
 }
 
 /** The pid of a process that has exited (and been reaped). */
@@ -201,20 +207,81 @@ describe('local store: the inter-process lock', () => {
     expect(existsSync(lockFile('objectives'))).toBe(false);
   });
 
-  it('treats a lock older than staleLockMs as stale even when its holder looks alive', async () => {
-    plantLock('objectives', { pid: process.pid, at: Date.now() - 60_000 });
+  it('treats a lock whose file is older than staleLockMs as stale even when its holder looks alive', async () => {
+    plantLock('objectives', { pid: process.pid });
+    ageLock('objectives', -5_000);
     await store({ lockTimeoutMs: 10_000, staleLockMs: 1_000 }).write('objectives', { objectives: [] }, '""');
     expect(existsSync(lockFile('objectives'))).toBe(false);
   });
 
-  it('waits for a live holder and times out with an error naming the lock and its holder', async () => {
+  // A clone can ship `.hub/locks/`: what the lock file says is the planter's to choose; how long ago the file was
+  // touched is the file system's (a live holder touches it while it holds the lock).
+  it.each([
+    ['dated in the future', { pid: process.pid, at: Date.now() + 10 * 365 * 86_400_000 }],
+    ['with a non-numeric date', { pid: process.pid, at: 'tomorrow' as unknown as number }],
+    ['naming another host', { pid: 1, host: 'build-machine-7' }],
+    ['naming this host and a live pid that is no hub writer', { pid: process.ppid }],
+  ])('breaks a planted lock %s once its file is older than the stale age', async (_what, holder) => {
+    plantLock('objectives', holder);
+    ageLock('objectives', -60_000);
+    const etag = await store({ lockTimeoutMs: 5_000 }).write('objectives', { objectives: [] }, '""');
+    expect((await store().read('objectives')).etag).toBe(etag);
+    expect(existsSync(lockFile('objectives'))).toBe(false);
+  });
+
+  it('breaks a lock whose file is dated in the future: no live holder on this clock touched it', async () => {
+    plantLock('objectives', { pid: process.pid });
+    ageLock('objectives', 10 * 365 * 86_400_000);
+    await store({ lockTimeoutMs: 5_000 }).write('objectives', { objectives: [] }, '""');
+    expect(existsSync(lockFile('objectives'))).toBe(false);
+  });
+
+  it('a live holder keeps its lock fresh while it holds it for longer than staleLockMs: no update is lost', async () => {
+    const opts = { lockTimeoutMs: 20_000, staleLockMs: 600 };
+    await store(opts).write('counter', { n: 0 }, '""');
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => {
+      entered = r;
+    });
+    const slow = store(opts).update!('counter', async (cur: { n: number } | undefined) => {
+      entered();
+      await sleep(2_000);
+      return { value: { n: cur!.n + 1 }, result: undefined };
+    });
+    await inside;
+    const fast = store(opts).update!('counter', (cur: { n: number } | undefined) => ({
+      value: { n: cur!.n + 1 },
+      result: undefined,
+    }));
+    await Promise.all([slow, fast]);
+    expect((await store().read<{ n: number }>('counter')).value).toEqual({ n: 2 });
+  });
+
+  it('a holder whose lock was taken from it writes nothing', async () => {
+    const err = await failure(
+      store().update!('objectives', () => {
+        // Judged stale and broken while this holder was stuck; another writer holds it now.
+        unlinkSync(lockFile('objectives'));
+        plantLock('objectives', { pid: process.pid });
+        return { value: { objectives: ['late'] }, result: undefined };
+      }),
+    );
+    expect(err).toBeInstanceOf(StateConflictError);
+    expect(err.details).toMatchObject({ rule: 'lock_lost' });
+    expect(existsSync(join(hub, 'objectives.json'))).toBe(false);
+    // The other holder's lock stays.
+    expect(existsSync(lockFile('objectives'))).toBe(true);
+  });
+
+  it('waits for a live holder and times out with a conflict naming the lock file and how to clear it', async () => {
     const body = plantLock('objectives', { pid: process.pid });
     const err = await failure(store({ lockTimeoutMs: 200 }).write('objectives', { objectives: [] }, '""'));
-    expect(err).toBeInstanceOf(HubError);
+    expect(err).toBeInstanceOf(StateConflictError);
+    expect(err.code).toBe('conflict');
     expect(err.message).toContain(lockFile('objectives'));
-    expect(err.message).toContain('within 200 ms');
-    expect(err.message).toContain(`pid ${process.pid}`);
-    expect(err.details).toMatchObject({ lock: lockFile('objectives'), holder: { pid: process.pid } });
+    expect(err.message).toContain('200 ms');
+    expect(err.message).toContain(`rm ${lockFile('objectives')}`);
+    expect(err.details).toMatchObject({ lock: lockFile('objectives'), rule: 'lock_held' });
     // The live holder's lock was not stolen, and nothing was written.
     expect(readFileSync(lockFile('objectives'), 'utf8')).toBe(body);
     expect(existsSync(join(hub, 'objectives.json'))).toBe(false);
@@ -223,8 +290,7 @@ describe('local store: the inter-process lock', () => {
   it('recovers an old lock file left empty by a holder that died between creating and writing it', async () => {
     mkdirSync(join(hub, 'locks'), { recursive: true });
     writeFileSync(lockFile('objectives'), '');
-    const old = new Date(Date.now() - 10_000);
-    utimesSync(lockFile('objectives'), old, old);
+    ageLock('objectives', -60_000);
     await store({ lockTimeoutMs: 10_000 }).write('objectives', { objectives: [] }, '""');
     expect(existsSync(lockFile('objectives'))).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { RefusedError, StateConflictError, ValidationError } from '../infra/index.js';
+import { MAX_DOCUMENT_BYTES, RefusedError, StateConflictError, ValidationError } from '../infra/index.js';
 
 /** A JSON document as stored; `undefined` value means the document does not exist. */
 export interface Versioned<T = unknown> {
@@ -167,6 +167,22 @@ export function assertDocument(name: string, value: unknown): void {
       field: 'value',
       rule: 'document_present',
     });
+}
+
+/**
+ * Refuses a document whose stored text (compact JSON, or the canonical JSON, which has the same length) would be
+ * larger than MAX_DOCUMENT_BYTES. Every backend checks it on every write path (write, append, update) before
+ * anything is stored: bounding what comes in is not enough, since appends and updates grow what is there.
+ */
+export function checkStoredSize(name: string, text: string): void {
+  // UTF-8 takes at least one byte per UTF-16 unit and at most three: most texts are judged without counting.
+  if (text.length * 3 <= MAX_DOCUMENT_BYTES) return;
+  const bytes = text.length > MAX_DOCUMENT_BYTES ? text.length : Buffer.byteLength(text, 'utf8');
+  if (bytes <= MAX_DOCUMENT_BYTES) return;
+  throw new ValidationError(
+    `state document '${name}' would take ${bytes} bytes stored, past the limit of 8 MiB (${MAX_DOCUMENT_BYTES} bytes) of a stored document (max_document_bytes); nothing was written: remove items from it first`,
+    { document: name, field: 'value', value: bytes, limit: MAX_DOCUMENT_BYTES, rule: 'max_document_bytes' },
+  );
 }
 
 /** The events document derived from objectives and handoffs; only `coord.events` may be written. */

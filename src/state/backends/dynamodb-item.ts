@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { HubError, sha256Hex, ValidationError } from '../../infra/index.js';
 import { canonicalJson } from '../etag.js';
+import { checkStoredSize } from '../store.js';
 
 /**
  * How a state document is laid out in its DynamoDB item. One table holds every org and workspace:
@@ -53,6 +54,7 @@ export interface EncodedDocument {
  */
 export function encodeDocument(pk: string, name: string, value: unknown): EncodedDocument {
   const text = canonicalJson(value);
+  checkStoredSize(name, text);
   const etag = `"${sha256Hex(text)}"`;
   const keys: Item = { [PK]: { S: pk }, [SK]: { S: sortKey(name) }, etag: { S: etag } };
   const plain: Item = { ...keys, body: { S: text } };

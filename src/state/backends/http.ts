@@ -4,6 +4,7 @@ import {
   NotFoundError,
   PreconditionRequiredError,
   RefusedError,
+  rememberSecret,
   StateConflictError,
   UnauthorizedError,
   ValidationError,
@@ -92,6 +93,8 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const send = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport();
   const auth = opts.token ? `Bearer ${opts.token}` : undefined;
+  // Every error this process prints masks it, whatever the server echoes back (errorMapping).
+  rememberSecret(opts.token);
 
   const readPath = (name: string): string => {
     const shared = sharedDocument(name);

@@ -10,7 +10,7 @@ import {
   writeFileAtomicSync,
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
-import { acquireLock } from '../file-lock.js';
+import { acquireLock, type HeldLock } from '../file-lock.js';
 import {
   checkCollectionName,
   checkStoreDocumentName,
@@ -20,6 +20,7 @@ import {
 import {
   appendItem,
   assertDocument,
+  checkStoredSize,
   type DocumentStore,
   refuseDerivedEvents,
   type UpdateFn,
@@ -55,12 +56,20 @@ class CorruptDocument extends Error {}
  */
 export const MAX_DOCUMENT_FILE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A lock file untouched this long is stale. Its holder touches it every 2 s while it holds it, so this only passes
+ * for a holder that is gone (or stuck); it is below the 15 s a writer waits, so a lock planted by a clone or left
+ * by a crash is broken within one wait.
+ */
+export const DEFAULT_STALE_LOCK_MS = 10_000;
+
 export interface LocalStoreOptions {
   /** The `.hub/` directory. */
   dir: string;
   /** The folder `.hub/` must stay inside on the real path (default: the folder that holds it, the workspace). */
   root?: string;
   lockTimeoutMs?: number;
+  /** See DEFAULT_STALE_LOCK_MS. */
   staleLockMs?: number;
   now?: () => Date;
 }
@@ -86,7 +95,10 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     return real;
   };
   const dir = opts.dir;
-  const lockOpts = { timeoutMs: opts.lockTimeoutMs ?? 15_000, staleMs: opts.staleLockMs ?? 60_000 };
+  const lockOpts = {
+    timeoutMs: opts.lockTimeoutMs ?? 15_000,
+    staleMs: opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
+  };
   const now = opts.now ?? (() => new Date());
   /** The document's file, relative to `.hub/`: `<name>.json`, or `<collection>/<key>.json` for a collection's. */
   const fileOf = (name: string) => {
@@ -143,7 +155,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
 
   // Documents this store holds locked: the lock is not re-entrant, so a write from inside an update's `fn` would
   // wait for itself until the lock timeout; it is refused at once instead.
-  const held = new Set<string>();
+  const held = new Map<string, HeldLock>();
   const locked = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     fileOf(name); // validates the name before it becomes part of the lock's path
     const { collection } = splitDocumentName(name);
@@ -158,19 +170,22 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       mkdirSync(join(real, collection), { recursive: true });
       mkdirSync(join(real, 'locks', collection), { recursive: true });
     }
-    const release = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
-    held.add(name);
+    const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
+    held.set(name, lock);
     try {
       return await fn();
     } finally {
       held.delete(name);
-      release();
+      lock.release();
     }
   };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
   const persist = (name: string, value: unknown, etag = etagOf(value)!): string => {
     const text = `${JSON.stringify(value)}\n`;
+    checkStoredSize(name, text);
+    // A holder stalled past the stale age may have lost its lock to another writer: then it must not write.
+    held.get(name)?.assertHeld();
     writeFileAtomicSync(join(realDir(), fileOf(name)), text);
     etags.remember(name, text, etag);
     return etag;

@@ -4,11 +4,15 @@ import { checkCollectionName, checkStoreDocumentName } from '../remote-routes.js
 import {
   appendItem,
   assertDocument,
+  checkStoredSize,
   type DocumentStore,
   type UpdateFn,
   type UpdateResult,
   type Versioned,
 } from '../store.js';
+
+/** Refuses a value that would be too large stored (checkStoredSize), as every other backend does. */
+const checkSize = (name: string, value: unknown) => checkStoredSize(name, JSON.stringify(value));
 
 /** In-process store: documents live in a Map, copied on the way in and out. */
 export function createMemoryStore(): DocumentStore {
@@ -33,6 +37,7 @@ export function createMemoryStore(): DocumentStore {
         throw new StateConflictError(`document '${name}' changed (If-Match ${ifMatch}, now ${current})`, {
           document: name,
         });
+      checkSize(name, value);
       docs.set(name, structuredClone(value));
       return etagOf(value)!;
     },
@@ -45,6 +50,7 @@ export function createMemoryStore(): DocumentStore {
           assertDocument(name, value);
           // A plain write or append may land while an async `fn` waits: apply `fn` again to what it left.
           if (docs.get(name) !== cur) continue;
+          checkSize(name, value);
           docs.set(name, structuredClone(value));
           return { result, etag: etagOf(value)!, value };
         }
@@ -62,6 +68,7 @@ export function createMemoryStore(): DocumentStore {
     async append(name, key, item) {
       checkStoreDocumentName(name);
       const next = appendItem(name, docs.get(name), key, structuredClone(item));
+      checkSize(name, next);
       docs.set(name, next);
       return etagOf(next)!;
     },

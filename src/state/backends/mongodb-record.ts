@@ -1,5 +1,6 @@
 import { HubError, ValidationError } from '../../infra/index.js';
 import { canonicalJson, etagOf } from '../etag.js';
+import { checkStoredSize } from '../store.js';
 
 /**
  * One state document as a MongoDB record. The body is the document's canonical JSON text, not a BSON object:
@@ -60,6 +61,8 @@ export function encodeRecord(
         rule: 'mongodb_document_size',
       },
     );
+  // Below MongoDB's own limit, the bound every backend keeps.
+  checkStoredSize(id.name, body);
   const etag = etagOf(value)!;
   return { record: { _id: id, body, etag, updated_at: now }, etag };
 }

@@ -1,7 +1,7 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { RefusedError } from '../../infra/index.js';
+import { RefusedError, scrubSecrets } from '../../infra/index.js';
 import { BUILD_ID } from '../../ops/index.js';
 import { forwardingIo } from './cli-io.js';
 import { commandTable } from './command-table.js';
@@ -118,7 +118,7 @@ export async function serveDaemon(opts: DaemonOptions): Promise<void> {
       },
     }).catch(async (err: unknown) => {
       if (!started) return undefined;
-      await send({ err: `error: ${(err as Error)?.message ?? String(err)}\n` });
+      await send({ err: `error: ${scrubSecrets((err as Error)?.message ?? String(err))}\n` });
       return 1;
     });
     if (code === undefined) return await decline(reason);

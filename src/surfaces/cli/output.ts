@@ -1,4 +1,4 @@
-import { errorMapping, toHubError } from '../../infra/index.js';
+import { errorMapping, scrubSecrets, toHubError } from '../../infra/index.js';
 import { type CliIo, processIo } from './cli-io.js';
 
 /** Writes to stdout and resolves once flushed, so exit codes never cut output short. */
@@ -67,7 +67,7 @@ export async function reportError(
   else for (const line of humanError(m.body.error.message, m.body.error.details)) io.err(line);
   if (debug) {
     const e = toHubError(err);
-    if (e.stack) io.err(e.stack);
+    if (e.stack) io.err(scrubSecrets(e.stack));
   }
   return m.exit;
 }
