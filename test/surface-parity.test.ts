@@ -501,9 +501,10 @@ describe('branches, leases and agents alike on every surface', () => {
 
 describe('claims and concepts on every surface', () => {
   const manifest = () => join(root, '.hub.yml');
-  const cliJson = (args: string[]) => {
+  /** `code`: the exit status expected (claim check exits 1 when it finds conflicts, JSON still printed). */
+  const cliJson = (args: string[], code = 0) => {
     const r = runHub(['-c', manifest(), ...args, '--json']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(code);
     return r.json();
   };
   /** Claim ids (cl-…) and ISO times differ between runs; task ids name the surface. */
@@ -554,7 +555,7 @@ describe('claims and concepts on every surface', () => {
         'packages/**',
         '--agent-id',
         'par-other',
-      ]),
+      ], 1),
       mcp: await callJson(mcp, 'hub_claim_check', checkArgs),
       http: (
         await call(

@@ -65,7 +65,8 @@ export const aosStatusOp = defineOp({
 
 export const aosDoctorOp = defineOp({
   id: 'aos.doctor',
-  summary: 'Problems across subsystems (dead holders, stale leases, orphan worktrees, blocked merges) and what to run.',
+  summary:
+    'Problems across subsystems (dead holders, stale leases, orphan worktrees, blocked merges) and what to run.',
   description:
     'Only reads; `aos recover` releases what dead agents held. Merge requests that cannot proceed (a target ' +
     'checked out, a conflict, a failure, an integrator gone) are named with the command that frees each. Exits 1 ' +

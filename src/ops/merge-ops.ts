@@ -247,7 +247,9 @@ export const mergeIntegrate = defineOp({
   input: z.strictObject({
     merge_id: mergeFields.merge_id.optional(),
     repository: cliHelp(
-      aclFields.repository.optional().describe('Without `merge_id`: its first queued request that can proceed.'),
+      aclFields.repository
+        .optional()
+        .describe('Without `merge_id`: its first queued request that can proceed.'),
       'Repository (project/repo, . or self); without --merge-id its first queued request that can proceed.',
     ),
   }),
@@ -303,8 +305,7 @@ export const mergeRetry = defineOp({
 
 export const mergeCancel = defineOp({
   id: 'merge.cancel',
-  summary:
-    'Withdraw merge request merge_id (queued, refused or failed); it is kept as cancelled, with who (agent_id) and when.',
+  summary: 'Withdraw a queued, refused or failed merge request; it is kept as cancelled with who and when.',
   description:
     `From ${CANCELLABLE_STATUSES.join(', ')} (a request whose integration is refused stays queued). The request ` +
     'stays in the queue record as cancelled with cancelled_by (the agent id, else hub), cancelled_at, ' +
@@ -336,7 +337,10 @@ export const mergeCancel = defineOp({
     human: (r) =>
       `cancelled ${mergeLine(r.merge)} (was ${r.merge.cancelled_from}; by ${r.merge.cancelled_by} at ${r.merge.cancelled_at})`,
   },
-  mcp: { tool: 'hub_merge_cancel' },
+  mcp: {
+    tool: 'hub_merge_cancel',
+    when: 'Use when a request should not land, or cannot proceed and holds up the queue.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/merges/cancel', input: 'body' }],
 });
 

@@ -61,7 +61,7 @@ const outcomeLine = (o: WorktreeOutcome) => {
 
 export const worktreeCreate = defineOp({
   id: 'worktree.create',
-  summary: 'Create a git worktree for an agent and task on a branch (a missing one starts at `base`, else HEAD).',
+  summary: 'Create a git worktree for an agent and task on a branch (new ones start at `base` or HEAD).',
   description:
     'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. An existing branch is ' +
     'checked out as it stands (--base is then refused). A missing branch is allocated to the agent and task as ' +
