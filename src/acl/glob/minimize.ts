@@ -2,9 +2,15 @@ import type { Automaton, AutomatonEdge } from './automaton.js';
 import { boundariesOf, type CharSet, charSetOf, MAX_CODE, setHas } from './char-set.js';
 
 /** Groups a state's edges' elementary intervals by the target each leads to (a set of states, as a key). */
-function stepSubset(a: Automaton, members: readonly number[]): Map<string, Array<[number, number]>> {
+function stepSubset(
+  a: Automaton,
+  members: readonly number[],
+  budget: { left: number },
+): Map<string, Array<[number, number]>> | undefined {
   const edges = members.flatMap((s) => a.edges[s]!);
   const bounds = boundariesOf(edges.map((e) => e.set));
+  budget.left -= bounds.length * Math.max(1, edges.length);
+  if (budget.left < 0) return undefined;
   const byTarget = new Map<string, Array<[number, number]>>();
   for (let k = 0; k < bounds.length; k++) {
     const lo = bounds[k]!;
@@ -19,8 +25,12 @@ function stepSubset(a: Automaton, members: readonly number[]): Map<string, Array
   return byTarget;
 }
 
-/** The subset construction, or undefined past `maxStates` subsets (the caller keeps the automaton as it is). */
-function determinize(a: Automaton, maxStates: number): Automaton | undefined {
+/**
+ * The subset construction, or undefined past `maxStates` subsets or `maxWork` interval-edge tests (the caller keeps
+ * the automaton as it is).
+ */
+function determinize(a: Automaton, maxStates: number, maxWork: number): Automaton | undefined {
+  const budget = { left: maxWork };
   const ids = new Map<string, number>();
   const subsets: number[][] = [];
   const intern = (members: number[]): number => {
@@ -40,7 +50,9 @@ function determinize(a: Automaton, maxStates: number): Automaton | undefined {
     if (subsets.length > maxStates) return undefined;
     const members = subsets[id]!;
     const out: AutomatonEdge[] = [];
-    for (const [key, ranges] of stepSubset(a, members)) {
+    const steps = stepSubset(a, members, budget);
+    if (steps === undefined) return undefined;
+    for (const [key, ranges] of steps) {
       out.push({ set: charSetOf(ranges), to: intern(key.split('.').map(Number)) });
     }
     edges.push(out);
@@ -52,11 +64,12 @@ function determinize(a: Automaton, maxStates: number): Automaton | undefined {
 /**
  * The same language with fewer states: determinized, then equivalent states merged (Moore's refinement over
  * symbolic edges). A lookahead body made flat is carried by every thread that meets it, so its size multiplies
- * the cost of the automaton above; minimal, `!(*.*)`'s body has a handful of states. Past `maxStates` subsets the
- * automaton is returned unchanged (it is exact either way).
+ * the cost of the automaton above; minimal, `!(*.*)`'s body has a handful of states. Past `maxStates` subsets or
+ * `maxWork` tests the automaton is returned unchanged (it is exact either way). Moore's rounds are at most as many
+ * as states, each linear in the edges.
  */
-export function minimizeAutomaton(a: Automaton, maxStates: number): Automaton {
-  const dfa = determinize(a, maxStates);
+export function minimizeAutomaton(a: Automaton, maxStates: number, maxWork: number): Automaton {
+  const dfa = determinize(a, maxStates, maxWork);
   if (dfa === undefined) return a;
   // States that can no longer accept are dead: their edges go, so that they all look alike.
   const live = dfa.accept.slice();

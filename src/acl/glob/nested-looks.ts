@@ -70,7 +70,7 @@ export function regexAutomaton(root: RegexNode, limits: AutomatonLimits): Automa
     buildAutomaton(nfa, limits.maxStates, limits.maxWork, limits.maxEdges, spent, atStart);
   // A flat body is carried by every thread that meets it: minimal, it costs the automaton above the least.
   const body = (nfa: ReturnType<typeof buildNfa>, atStart: boolean) =>
-    minimizeAutomaton(build(nfa, atStart), limits.maxStates);
+    minimizeAutomaton(build(nfa, atStart), limits.maxStates, limits.maxWork * 10);
   for (const { look, bol } of nestingLooks(root)) {
     const rest: RegexNode = {
       t: 'seq',
