@@ -546,16 +546,19 @@ describe('claims and concepts on every surface', () => {
 
     const checkArgs = { repository: 'platform/identity', patterns: ['packages/**'], agent_id: 'par-other' };
     const check = {
-      cli: cliJson([
-        'claim',
-        'check',
-        '--repository',
-        'platform/identity',
-        '--pattern',
-        'packages/**',
-        '--agent-id',
-        'par-other',
-      ], 1),
+      cli: cliJson(
+        [
+          'claim',
+          'check',
+          '--repository',
+          'platform/identity',
+          '--pattern',
+          'packages/**',
+          '--agent-id',
+          'par-other',
+        ],
+        1,
+      ),
       mcp: await callJson(mcp, 'hub_claim_check', checkArgs),
       http: (
         await call(
