@@ -90,6 +90,20 @@ export {
 } from './concepts-schema.js';
 export { type IngestReport, ingestCodeOwners, type SeedReport, seedFromComponents } from './concepts-sync.js';
 export { recordAclEvent } from './events.js';
+export {
+  type FenceCarrier,
+  type FenceClaim,
+  type FenceGrant,
+  fenceOfAgent,
+  fenceOfBranch,
+  LANDING_PIN_MS,
+  landAllFenced,
+  landFenced,
+  MAX_FENCED_TASKS,
+  type StaleFence,
+  staleFence,
+  staleFenceError,
+} from './fences.js';
 export { checkGlob, globMatches } from './glob/index.js';
 export { type GuardCheck, guardCheck, installGuard, uninstallGuard } from './guard.js';
 export { hookBlock, mergeHook, removeBlock, shQuote } from './guard-hook.js';
