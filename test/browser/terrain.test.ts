@@ -229,6 +229,44 @@ describeBrowser('Repository Terrain page (demo)', () => {
     await ui.screenshot(page, 'terrain-dark');
   });
 
+  it('asks for detail=enriched only after every detail=manifest answer arrived, on the first visit and on a return', async () => {
+    // What the browser sent and received for /v3/ops/terrain, in order: `ask manifest`, `got manifest`, ...
+    const log: string[] = [];
+    const detailOf = (url: string) => new URL(url).searchParams.get('detail');
+    const page = await ui.open('about:blank');
+    page.on('request', (r) => {
+      if (r.url().includes('/v3/ops/terrain')) log.push(`ask ${detailOf(r.url())}`);
+    });
+    page.on('requestfinished', (r) => {
+      if (r.url().includes('/v3/ops/terrain')) log.push(`got ${detailOf(r.url())}`);
+    });
+    // The page's clock, so the return comes after the answers went stale (manifest 15 s, git state 30 s).
+    await page.clock.install();
+    const inOrder = (entries: string[]) => {
+      const firstEnriched = entries.indexOf('ask enriched');
+      expect(entries[0], entries.join(', ')).toBe('ask manifest');
+      expect(firstEnriched, entries.join(', ')).toBeGreaterThan(entries.lastIndexOf('got manifest'));
+      expect(entries.lastIndexOf('ask manifest'), entries.join(', ')).toBeLessThan(firstEnriched);
+    };
+    await page.goto(`${ui.base}/terrain`);
+    await page.waitForFunction(
+      () => (window as unknown as { __hubTerrain?: TerrainDebug }).__hubTerrain?.detail === 'enriched',
+    );
+    inOrder(log);
+
+    // Away to the Workspace page, back after both answers went stale: read again, manifest first.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Workspace' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
+    await page.clock.fastForward(31_000);
+    log.length = 0;
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Terrain' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Terrain' }).waitFor();
+    await expect
+      .poll(() => log.filter((e) => e === 'got enriched').length, { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    inOrder(log);
+  });
+
   it('keeps the manifest tiles and shows the error when the enriched answer fails', async () => {
     ui.allowConsole(/status of 409/);
     const refuse = (route: Route) =>
@@ -242,6 +280,11 @@ describeBrowser('Repository Terrain page (demo)', () => {
       const page = await ui.open('/terrain');
       await page.getByRole('alert').getByText('git is busy').waitFor();
       await expect.poll(() => page.locator('.terrain__status').textContent()).toMatch(/could not be read/);
+      // The refusal can arrive before the frame that draws the manifest's tiles (frames are drawn on demand, the
+      // 409 is answered in the browser): wait for that frame rather than read the count once.
+      await page.waitForFunction(
+        () => (window as unknown as { __hubTerrain?: TerrainDebug }).__hubTerrain?.tiles === 6,
+      );
       const t = await debug(page);
       expect(t.detail).toBe('manifest');
       expect(t.tiles).toBe(6);

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../fixtures/index.js';
 import { LANGUAGES, TEAMS, TIERS, writeBigWorkspace } from './big-workspace.js';
+import { graphSpan } from './graph-span.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
 const dir = createTempDir('hub-ui-big-');
@@ -102,7 +103,31 @@ describeBrowser('Workspace page, 5,000 repositories', () => {
     await ui.screenshot(page, 'workspace-big-explorer');
   });
 
-  it('Graph: every project and repository is drawn (computed positions, no force layout)', async () => {
+  it('Explorer: a repository linked from elsewhere is scrolled into view, also the last of 5,000', async () => {
+    const last = `${big.projects[49]}/repo-4999`;
+    const page = await ui.open(`/workspace/explorer?repo=${encodeURIComponent(last)}`);
+    await settled(page);
+    await expect.poll(() => shown(page), { timeout: 30_000 }).toBe(5000);
+    const row = page.locator('.ws-rowbtn[aria-current="true"]');
+    await row.waitFor();
+    expect(await row.textContent()).toBe(last);
+    // Wholly inside the table's scrolling area, below its sticky header.
+    const inView = await row.evaluate((el) => {
+      const scroller = el.closest('.vtable')!;
+      const head = scroller.querySelector('thead')!.getBoundingClientRect();
+      const r = el.closest('tr')!.getBoundingClientRect();
+      return r.top >= head.bottom - 1 && r.bottom <= scroller.getBoundingClientRect().bottom + 1;
+    });
+    expect(inView).toBe(true);
+    // The arrow keys walk back up, each row kept in view.
+    const input = page.getByLabel('Filter', { exact: true });
+    await input.focus();
+    for (let i = 0; i < 3; i++) await input.press('ArrowUp');
+    await page.waitForURL((u) => u.searchParams.get('repo') === `${big.projects[49]}/repo-4996`);
+    await expect.poll(() => row.textContent()).toBe(`${big.projects[49]}/repo-4996`);
+  });
+
+  it('Graph: every project and repository is drawn (computed positions, no force layout), filling the canvas', async () => {
     const page = await ui.open('/workspace/graph');
     await settled(page);
     const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
@@ -113,5 +138,9 @@ describeBrowser('Workspace page, 5,000 repositories', () => {
       )
       .toEqual(['5050', '5000']);
     await ui.screenshot(page, 'workspace-big-graph');
+    const span = await graphSpan(canvas);
+    expect(span.inside).toBe(true);
+    expect(span.x, 'width spanned').toBeGreaterThan(0.8);
+    expect(span.y, 'height spanned').toBeGreaterThan(0.8);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../fixtures/index.js';
+import { graphSpan } from './graph-span.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
 // The editor of the user's config: a script that writes its argv to a file (only the user's config may name one).
@@ -147,18 +148,24 @@ describeBrowser('Workspace page', () => {
     await ui.screenshot(page, 'workspace-explorer');
   });
 
-  it('shows the error of an open that fails (an editor that does not exist), with its code', async () => {
+  it('shows why an open fails (an editor that is not installed): config.editor, where to set it, the editor links', async () => {
     const other = createTempDir('hub-ui-bad-editor-');
     try {
       writeFileSync(join(other, 'config.yml'), 'config:\n  editor: /nonexistent/editor-binary\n');
       const server = await ui.startServer({ env: { HUB_CONFIG_DIR: other } });
-      ui.allowConsole(/status of 500/);
+      ui.allowConsole(/status of 409/);
       const page = await ui.open(`${server.base}/workspace/explorer?repo=platform%2Fgateway`);
       await settled(page);
       await page.getByRole('button', { name: 'Open in configured editor' }).click();
       const status = page.getByRole('status').filter({ hasText: 'Could not open' });
       await status.waitFor();
-      expect(await status.textContent()).toMatch(/internal.*\/nonexistent\/editor-binary/);
+      const text = (await status.textContent()) ?? '';
+      expect(text).not.toContain('internal');
+      expect(text).toMatch(/refused.*\/nonexistent\/editor-binary/);
+      expect(text).toContain('config.editor');
+      expect(text).toContain(join(other, 'config.yml'));
+      expect(text).toMatch(/editor link.*VS Code.*Zed/);
+      await ui.screenshot(page, 'workspace-open-editor-missing');
     } finally {
       removeTempDir(other);
     }
@@ -236,6 +243,44 @@ describeBrowser('Workspace page', () => {
     expect(await zoom()).toBeCloseTo(fitted, 5);
     await page.keyboard.press('Escape');
     await page.waitForURL((u) => !u.searchParams.has('node'));
+  });
+
+  it('Graph: the workspace graph fills its canvas (most of its width and height) at desktop and wide sizes', async () => {
+    for (const [width, height, scheme] of [
+      [1280, 800, 'light'],
+      [1920, 1080, 'dark'],
+    ] as const) {
+      const page = await ui.open('/workspace/graph', { colorScheme: scheme });
+      await page.setViewportSize({ width, height });
+      await settled(page);
+      const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
+      await canvas.waitFor();
+      await ui.screenshot(page, `workspace-graph-${width}-${scheme}`);
+      const span = await graphSpan(canvas);
+      expect(span.nodes).toBe(8);
+      expect(span.inside).toBe(true);
+      expect(span.x, `width spanned at ${width}x${height}`).toBeGreaterThan(0.8);
+      expect(span.y, `height spanned at ${width}x${height}`).toBeGreaterThan(0.8);
+    }
+  });
+
+  it('Graph: the component graph draws a component on first open, before one is chosen', async () => {
+    const page = await ui.open('/workspace');
+    await settled(page);
+    await page.getByRole('tab', { name: 'Graph' }).click();
+    await page.getByRole('radio', { name: 'Component graph' }).check();
+    const canvas = page.locator('.ws-graph__canvas[data-ready="true"]');
+    await canvas.waitFor();
+    const picked = await page.getByRole('combobox', { name: /^Component/ }).inputValue();
+    expect(picked).not.toBe('');
+    await expect.poll(async () => (await graphSpan(canvas)).nodes).toBeGreaterThan(1);
+    const span = await graphSpan(canvas);
+    expect(span.inside).toBe(true);
+    expect(Math.max(span.x, span.y)).toBeGreaterThan(0.5);
+    expect(await page.getByRole('complementary', { name: 'Graph details' }).textContent()).toContain(
+      'nodes within 1 hops',
+    );
+    await ui.screenshot(page, 'workspace-component-graph-first-open');
   });
 
   it('Graph: the component graph of a chosen component', async () => {

@@ -80,7 +80,8 @@ export interface DispatchPlan {
     installed_in: string | null;
     needed: boolean;
     command: string;
-    cwd: string;
+    /** The folder to run `command` in (the checkout, for project scope); null for user scope. */
+    cwd: string | null;
   };
   launch: Record<string, LaunchHint>;
   handoff: {

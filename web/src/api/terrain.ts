@@ -185,6 +185,8 @@ function useTerrainPages(
     initialPageParam: 0,
     getNextPageParam: (last: TerrainPage) => last.next_offset ?? undefined,
     enabled,
+    // On a reconnect only the manifest reads again by itself; the enriched pages follow its answer (above).
+    refetchOnReconnect: detail === 'manifest',
     // The earlier product's: terrain never polls; the manifest is fresh for 15 s, the git state for 30 s.
     staleTime: detail === 'manifest' ? 15_000 : 30_000,
   });
@@ -205,11 +207,14 @@ export function useTerrain({
 }: TerrainQuery = {}) {
   // 5,000 manifest rows: one page answers in ~0.85 s, a page of 1,000 in ~0.3 s (then one more for the rest).
   const manifest = useTerrainPages('manifest', project, { first: firstLimit, rest: manifestLimit }, true);
+  // Enriched only once this visit's manifest answer is in: a return visit finds both cached and stale, and the
+  // manifest (read again) goes first; then enabling the enriched query reads it again (it is stale too).
+  const manifestAnswered = manifest.complete && !manifest.query.isFetching;
   const enriched = useTerrainPages(
     'enriched',
     project,
     { first: enrichedLimit, rest: enrichedLimit },
-    manifest.complete,
+    manifestAnswered,
   );
 
   const data = useMemo<TerrainData | undefined>(() => {

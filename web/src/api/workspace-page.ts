@@ -245,6 +245,8 @@ export interface ComponentRow {
   name: string;
   kind?: string;
   path: string;
+  /** Names of components of the same repository it depends on. */
+  depends_on?: string[];
 }
 
 export function useComponents() {

@@ -12,6 +12,7 @@ import { useRepos } from '../../api/workspace';
 import { Badge } from '../../components/badge';
 import { QueryState } from '../../components/query-state';
 import { RelativeTime } from '../../components/relative-time';
+import { inFolder } from '../../components/shell-words';
 
 function Command({ text, label }: { text: string; label: string }) {
   return (
@@ -45,9 +46,16 @@ function PlanView({ plan }: { plan: DispatchPlan }) {
         )}{' '}
         <code>{plan.install.path}</code>
       </p>
-      {plan.install.needed && <Command label="Install command" text={plan.install.command} />}
+      {/* The command installs where it runs (project scope: the nearest git repository), so it names the folder. */}
+      {plan.install.needed && (
+        <Command label="Install command" text={inFolder(plan.install.command, plan.install.cwd)} />
+      )}
       <h4>Launch</h4>
-      {own?.command ? <Command label="Launch command" text={own.command} /> : <p>{own?.text}</p>}
+      {own?.command ? (
+        <Command label="Launch command" text={inFolder(own.command, own.cwd)} />
+      ) : (
+        <p>{own?.text}</p>
+      )}
       {own && (
         <p className="muted small">
           {own.command ? own.text : ''} Source: {own.source}
@@ -59,7 +67,8 @@ function PlanView({ plan }: { plan: DispatchPlan }) {
           <ul className="plan__others">
             {others.map((l) => (
               <li key={l.vendor}>
-                <strong>{VENDOR_LABELS[l.vendor] ?? l.vendor}</strong>: <code>{l.command ?? l.text}</code>
+                <strong>{VENDOR_LABELS[l.vendor] ?? l.vendor}</strong>:{' '}
+                <code>{l.command ? inFolder(l.command, l.cwd) : l.text}</code>
               </li>
             ))}
           </ul>

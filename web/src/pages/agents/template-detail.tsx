@@ -5,6 +5,7 @@ import { type TemplateSummary, useOverlayInit, usePreview, VENDOR_LABELS } from 
 import { Badge } from '../../components/badge';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { QueryState } from '../../components/query-state';
+import { commandLine } from '../../components/shell-words';
 import { DispatchPlanPanel } from './dispatch-plan';
 import { SOURCE_TONE } from './templates-tab';
 import { useSearchState } from './use-search-state';
@@ -29,6 +30,38 @@ function VendorPicker({
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/**
+ * `hub agent create` in both scopes, complete (the CLI requires `--scope`): project scope installs into the git
+ * repository of the folder it runs in, so it is labelled as such (the dispatch plan gives it with the `cd`); user
+ * scope runs anywhere.
+ */
+function InstallCommands({ template, vendor }: { template: TemplateSummary; vendor: string }) {
+  const create = (scope: 'project' | 'user') =>
+    commandLine([
+      'hub',
+      'agent',
+      'create',
+      template.id,
+      '--vendor',
+      vendor,
+      '--scope',
+      scope,
+      template.recommended_skills.length > 0 && '--install-skills',
+    ]);
+  return (
+    <dl className="install-commands">
+      <dt>Install in a repository (run in its checkout)</dt>
+      <dd>
+        <code data-testid="install-project">{create('project')}</code>
+      </dd>
+      <dt>Install for yourself, in every repository (your home folder)</dt>
+      <dd>
+        <code data-testid="install-user">{create('user')}</code>
+      </dd>
+    </dl>
   );
 }
 
@@ -191,9 +224,7 @@ export function TemplateDetail({
           value={vendor}
           onChange={(v) => setParams({ vendor: v }, { replace: true })}
         />
-        <p className="muted">
-          Install: <code>{`hub agent create ${template.id} --vendor ${vendor}`}</code>
-        </p>
+        <InstallCommands template={template} vendor={vendor} />
         <Preview id={template.id} vendor={vendor} />
       </section>
       <DispatchPlanPanel template={template} vendor={vendor} />

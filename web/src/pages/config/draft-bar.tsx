@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import type { ConfigTarget, PatchOperation, PatchResult } from '../../api/config-studio';
 import { ErrorBanner } from '../../components/error-banner';
+import { shellWord } from '../../components/shell-words';
 import { pointerOf } from './draft';
 import { describeOperation } from './values';
 
@@ -122,7 +123,7 @@ function CliCommands({ ops }: { ops: PatchOperation[] }) {
   const lines = ops.map((o) => {
     const dotted = o.path.startsWith('/') ? o.path.slice(1).split('/').join('.') : o.path;
     if (o.op === 'set')
-      return `hub appconfig patch --op set --path ${dotted} --value ${shellQuote(typeof o.value === 'string' ? o.value : JSON.stringify(o.value))} --save`;
+      return `hub appconfig patch --op set --path ${dotted} --value ${shellWord(typeof o.value === 'string' ? o.value : JSON.stringify(o.value))} --save`;
     if (o.op === 'unset') return `hub appconfig patch --op unset --path ${dotted} --save`;
     return `# ${o.op} ${o.path}: edit hub.config.yaml by hand (appconfig patch sets or unsets one key)`;
   });
@@ -132,8 +133,4 @@ function CliCommands({ ops }: { ops: PatchOperation[] }) {
       <pre>{lines.join('\n')}</pre>
     </div>
   );
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

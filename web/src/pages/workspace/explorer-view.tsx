@@ -1,7 +1,7 @@
 // Explorer: the filter box (explorer-filter.ts syntax), the repositories that pass it in a virtualised table,
 // and the selected repository's details and open actions. The filter runs on rows indexed once per load, so a
 // keystroke costs a pass over precomputed lowercase strings plus a render of the rows in view.
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import type { GitIndex } from '../../api/workspace-page';
 import { type Column, VirtualTable } from '../../components/virtual-table';
@@ -14,22 +14,10 @@ import type { RepoIndex, WorkspaceRow } from './repo-index';
 const ROW_HEIGHT = 34;
 const URL_DELAY_MS = 250;
 
-/** Scrolls the table so row `i` is in view (the table renders only the rows in view, so no element to focus). */
-function scrollRowIntoView(wrapper: HTMLElement | null, i: number): void {
-  const scroller = wrapper?.querySelector<HTMLElement>('.vtable');
-  if (!scroller) return;
-  const head = scroller.querySelector('thead')?.getBoundingClientRect().height ?? ROW_HEIGHT;
-  const top = i * ROW_HEIGHT;
-  const view = scroller.clientHeight - head;
-  if (top < scroller.scrollTop) scroller.scrollTop = top;
-  else if (top + ROW_HEIGHT > scroller.scrollTop + view) scroller.scrollTop = top + ROW_HEIGHT - view;
-}
-
 export function ExplorerView({ index, git }: { index: RepoIndex; git: GitIndex | undefined }) {
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState(() => params.get('q') ?? '');
   const selectedId = params.get('repo');
-  const wrapper = useRef<HTMLDivElement>(null);
   const { open, outcome, pending, clear } = useOpenAction();
 
   const filters = useMemo(() => index.rows.map((r) => r.filter), [index.rows]);
@@ -72,12 +60,6 @@ export function ExplorerView({ index, git }: { index: RepoIndex; git: GitIndex |
 
   const selected = selectedId ? index.byId.get(selectedId) : undefined;
   const selectedIndex = selected ? matched.indexOf(selected) : -1;
-  // A repository chosen elsewhere (Search, Graph, a link) is scrolled into view once its row is there.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selection or the rows change.
-  useEffect(() => {
-    if (selectedIndex >= 0) scrollRowIntoView(wrapper.current, selectedIndex);
-  }, [selectedId, matched]);
-
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Escape' && text) {
       e.preventDefault();
@@ -116,7 +98,13 @@ export function ExplorerView({ index, git }: { index: RepoIndex; git: GitIndex |
       },
       { key: 'presence', header: 'Presence', width: '6.5rem', render: (r) => <Presence row={r} /> },
       { key: 'git', header: 'Git', width: '11rem', render: (r) => <GitCell row={r} git={git} /> },
-      { key: 'tags', header: 'Tags', render: (r) => <TagList tags={r.mergedTags} /> },
+      {
+        key: 'tags',
+        header: 'Tags',
+        wrap: true,
+        minWidth: '14rem',
+        render: (r) => <TagList tags={r.mergedTags} />,
+      },
       {
         key: 'open',
         header: 'Open',
@@ -171,13 +159,15 @@ export function ExplorerView({ index, git }: { index: RepoIndex; git: GitIndex |
       )}
       <OpenStatus outcome={outcome} onClear={clear} />
       <div className="ws-split">
-        <div ref={wrapper} className="ws-split__main">
+        <div className="ws-split__main">
           <VirtualTable
             label="Explorer repositories"
             rows={matched}
             columns={columns}
             rowKey={(r) => r.id}
             rowHeight={ROW_HEIGHT}
+            // A repository chosen elsewhere (Search, Graph, a link, the arrow keys) is scrolled into view.
+            scrollTo={selectedIndex}
             height="calc(100vh - 19rem)"
             empty="No repository matches this filter."
           />

@@ -3,7 +3,7 @@
 // container reports what it draws in data attributes (data-ready, data-visible-<class>) for tests and tools.
 import type cytoscape from 'cytoscape';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { type Elements, FORCE_LAYOUT_MAX } from './graph-model';
+import { type Elements, FORCE_LAYOUT_MAX, stretchToCanvas } from './graph-model';
 
 export type CanvasLayout = 'auto' | 'tree';
 
@@ -159,7 +159,48 @@ function runLayout(cy: cytoscape.Core, layout: CanvasLayout): void {
     } as cytoscape.LayoutOptions;
   }
   cy.layout(options).run();
-  cy.fit(undefined, 30);
+}
+
+/** Space kept between the drawing and the canvas's edge when fitted. */
+const FIT_PADDING = 30;
+
+type Positions = Map<string, { x: number; y: number }>;
+
+function positionsOf(cy: cytoscape.Core): Positions {
+  const out: Positions = new Map();
+  cy.nodes().forEach((n) => {
+    out.set(n.id(), { ...n.position() });
+  });
+  return out;
+}
+
+/**
+ * Fits the drawing to the canvas. An `auto` layout is first stretched from its laid-out positions (`base`) to
+ * the canvas's proportions, so it fills the canvas (a tree layout already spreads over the canvas's box).
+ */
+function fitToCanvas(cy: cytoscape.Core, layout: CanvasLayout, base: Positions): void {
+  if (layout === 'auto' && base.size > 1) {
+    let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const p of base.values()) {
+      x1 = Math.min(x1, p.x);
+      y1 = Math.min(y1, p.y);
+      x2 = Math.max(x2, p.x);
+      y2 = Math.max(y2, p.y);
+    }
+    const { sx, sy } = stretchToCanvas(
+      { w: x2 - x1, h: y2 - y1 },
+      { w: cy.width() - 2 * FIT_PADDING, h: cy.height() - 2 * FIT_PADDING },
+    );
+    const cx = (x1 + x2) / 2;
+    const cyMid = (y1 + y2) / 2;
+    cy.batch(() => {
+      cy.nodes().forEach((n) => {
+        const p = base.get(n.id());
+        if (p) n.position({ x: cx + (p.x - cx) * sx, y: cyMid + (p.y - cyMid) * sy });
+      });
+    });
+  }
+  cy.fit(undefined, FIT_PADDING);
 }
 
 /** Reports the edges drawn per class, for tests and for anyone reading the DOM. */
@@ -245,7 +286,27 @@ export function GraphCanvas({ elements, layout, hidden, selected, onSelect, labe
       ]);
     });
     runLayout(cy, layout);
+    const base = positionsOf(cy);
+    fitToCanvas(cy, layout, base);
+    // While the view is the fitted one (not panned, zoomed or a node dragged), a new canvas size fits it again:
+    // the canvas grows or shrinks with the window and the page's layout.
+    let fitted: { zoom: number; x: number; y: number } | null = { zoom: cy.zoom(), ...cy.pan() };
+    const onResize = () => {
+      const pan = cy.pan();
+      if (!fitted || fitted.zoom !== cy.zoom() || fitted.x !== pan.x || fitted.y !== pan.y) return;
+      fitToCanvas(cy, layout, base);
+      fitted = { zoom: cy.zoom(), ...cy.pan() };
+    };
+    const onDrag = () => {
+      fitted = null;
+    };
+    cy.on('resize', onResize);
+    cy.on('dragfree', 'node', onDrag);
     el.dataset.ready = 'true';
+    return () => {
+      cy.off('resize', onResize);
+      cy.off('dragfree', 'node', onDrag);
+    };
   }, [cy, elements, layout]);
 
   // After new elements too: they arrive drawn.
@@ -287,7 +348,7 @@ export function GraphCanvas({ elements, layout, hidden, selected, onSelect, labe
         cy.zoom({ level: cy.zoom() / 1.25, renderedPosition: middle });
         break;
       case '0':
-        cy.fit(undefined, 30);
+        cy.fit(undefined, FIT_PADDING);
         break;
       case 'ArrowLeft':
         cy.panBy({ x: step, y: 0 });

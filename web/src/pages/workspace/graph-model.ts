@@ -88,6 +88,26 @@ export function clusterPositions(nodes: readonly GraphNode[]): Map<string, { x: 
   return out;
 }
 
+/** How far a layout is stretched along one axis at most to match its canvas (a chain of two nodes stays a chain). */
+export const MAX_STRETCH = 4;
+
+/**
+ * The scale of a layout's x or y (one of them is 1) that gives its box the canvas's proportions, so a fit fills
+ * the canvas instead of leaving bands on two sides: layouts come out near square, canvases are wide (or tall on a
+ * phone). Positions only: nodes and labels keep their size.
+ */
+export function stretchToCanvas(
+  box: { w: number; h: number },
+  canvas: { w: number; h: number },
+): { sx: number; sy: number } {
+  if (canvas.w <= 0 || canvas.h <= 0) return { sx: 1, sy: 1 };
+  const have = Math.max(box.w, 1) / Math.max(box.h, 1);
+  const want = canvas.w / canvas.h;
+  return have < want
+    ? { sx: Math.min(want / have, MAX_STRETCH), sy: 1 }
+    : { sx: 1, sy: Math.min(have / want, MAX_STRETCH) };
+}
+
 /** Elements of the workspace graph; `missing` names repositories not on disk (drawn hollow). */
 export function workspaceElements(graph: WorkspaceGraph, missing: ReadonlySet<string> = new Set()): Elements {
   const ids = new Set(graph.nodes.map((n) => n.id));

@@ -4,6 +4,7 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 import {
+  type ComponentRow,
   type EdgeSource,
   type GraphDirection,
   useComponentGraph,
@@ -152,15 +153,33 @@ function WorkspaceGraphView({ index }: { index: RepoIndex | undefined }) {
   );
 }
 
+/**
+ * The component with the most `depends_on` links either way (the first in catalogue order on a tie), so the view
+ * opens on a graph with edges; '' when the workspace catalogues none.
+ */
+function defaultComponent(rows: readonly ComponentRow[]): string {
+  const degree = new Map<string, number>();
+  const bump = (id: string) => degree.set(id, (degree.get(id) ?? 0) + 1);
+  for (const c of rows)
+    for (const name of c.depends_on ?? []) {
+      bump(c.id);
+      bump(`${c.project}/${c.repo}/${name}`);
+    }
+  let best = rows[0]?.id ?? '';
+  for (const c of rows) if ((degree.get(c.id) ?? 0) > (degree.get(best) ?? 0)) best = c.id;
+  return best;
+}
+
 function ComponentGraphView() {
   const [params, setParams] = useSearchParams();
-  const component = params.get('component') ?? '';
+  const list = useComponents();
+  // Until one is chosen, a component with relationships of its own is drawn, so the view never opens empty.
+  const component = params.get('component') || defaultComponent(list.data?.components ?? []);
   const depth = Math.min(5, Math.max(1, Number(params.get('depth') ?? 1) || 1));
   const direction = (
     ['both', 'out', 'in'].includes(params.get('dir') ?? '') ? params.get('dir') : 'both'
   ) as GraphDirection;
   const selected = params.get('node');
-  const list = useComponents();
   const q = useComponentGraph(component, depth, direction);
   const elements = useMemo(() => (q.data ? componentElements(q.data) : undefined), [q.data]);
   const set = (key: string, value: string | null) =>
@@ -180,7 +199,7 @@ function ComponentGraphView() {
         <label>
           Component{' '}
           <select value={component} onChange={(e) => set('component', e.target.value || null)}>
-            <option value="">(choose)</option>
+            {component === '' && <option value="">(none)</option>}
             {list.data?.components.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.id}

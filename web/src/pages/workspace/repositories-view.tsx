@@ -58,7 +58,13 @@ export function RepositoriesView({
       { key: 'path', header: 'Path', render: (r) => <code title={r.absPath ?? r.path}>{r.path}</code> },
       { key: 'presence', header: 'Presence', width: '6.5rem', render: (r) => <Presence row={r} /> },
       { key: 'git', header: 'Git', width: '11rem', render: (r) => <GitCell row={r} git={git} /> },
-      { key: 'tags', header: 'Tags', render: (r) => <TagList tags={r.mergedTags} /> },
+      {
+        key: 'tags',
+        header: 'Tags',
+        wrap: true,
+        minWidth: '14rem',
+        render: (r) => <TagList tags={r.mergedTags} />,
+      },
       {
         key: 'open',
         header: 'Open',
