@@ -158,9 +158,11 @@ export {
   type WorktreeConfig,
   type WorktreeView,
 } from './worktrees.js';
+export { ENV_FILE } from './worktrees-env.js';
 export { locateWorktree, type WorktreeState } from './worktrees-git.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type HookReport, type PostCreate } from './worktrees-hooks.js';
 export type { WorktreeLayout } from './worktrees-layout.js';
+export { type PortLease, portsDoc, type WorktreePorts } from './worktrees-ports.js';
 export {
   readWorktreeRecords,
   type WorktreeDeps,

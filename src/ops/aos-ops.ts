@@ -41,7 +41,9 @@ const showSummary = (summary: Record<string, unknown>) =>
 /** The live leases of the acl summary, one line each with its fence. */
 function leaseLines(r: AosStatus): string[] {
   const acl = r.subsystems.acl;
-  const live = acl?.available ? (acl.summary.leases_live as Array<Record<string, unknown>> | undefined) : undefined;
+  const live = acl?.available
+    ? (acl.summary.leases_live as Array<Record<string, unknown>> | undefined)
+    : undefined;
   if (!live?.length) return [];
   return [
     'live leases:',

@@ -42,6 +42,8 @@ export function worktreeConfig(ctx: OpContext): WorktreeConfig {
     },
     postCreate: c.coordination.worktree?.post_create,
     perTask: c.coordination.worktree_per_task,
+    ports: c.coordination.worktree?.ports,
+    env: c.coordination.worktree?.env,
   };
 }
 
@@ -85,7 +87,9 @@ export const worktreeCreate = defineOp({
     'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. The branch must exist ' +
     'unless --base names a commit to start it from; a branch checked out in another worktree is refused (409). ' +
     'coordination.worktree.post_create links or copies gitignored files from the main checkout and runs a command ' +
-    'without a shell. Records worktrees/<repo key> and a WorktreeCreated event.',
+    'without a shell. coordination.worktree.ports leases ports no other live worktree of this machine holds ' +
+    '(returned as ports, released by destroy and gc); they and the rendered coordination.worktree.env are written ' +
+    'to a git-ignored .env.hub in the worktree (HUB_PORT_1..N). Records worktrees/<repo key> and a WorktreeCreated event.',
   input: z.strictObject({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
@@ -111,7 +115,9 @@ export const worktreeCreate = defineOp({
     human: (r) => {
       const cmd = r.post_create.command;
       const hook = cmd ? `\npost_create command exited ${cmd.exit_code ?? cmd.signal}` : '';
-      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${hook}`;
+      const ports = r.ports.length ? `\nports ${r.ports.join(', ')}` : '';
+      const env = r.env_file ? `\nenv written to ${r.env_file}` : '';
+      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${ports}${env}${hook}`;
     },
   },
   mcp: { tool: 'hub_worktree_create', when: 'Use when a task needs its own checkout.' },
