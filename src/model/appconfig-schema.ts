@@ -138,10 +138,7 @@ const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 const WorktreeEnvSchema = z
   .record(
-    z
-      .string()
-      .regex(ENV_NAME_RE, 'a variable name: letters, digits and _, not starting with a digit')
-      .refine((k) => !/^HUB_PORT_\d+$/.test(k), 'HUB_PORT_<n> is written by hub from the leased ports'),
+    z.string(),
     z
       .string()
       .max(4096)
@@ -157,6 +154,15 @@ function checkEnvPlaceholders(
   ctx: z.RefinementCtx,
 ): void {
   const count = w.ports?.count ?? 0;
+  for (const key of Object.keys(w.env ?? {}))
+    if (!ENV_NAME_RE.test(key) || /^HUB_PORT_\d+$/.test(key))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env', key],
+        message: ENV_NAME_RE.test(key)
+          ? `${key}: HUB_PORT_<n> is written by hub from the leased ports`
+          : `'${key}' is not a variable name (letters, digits and _, not starting with a digit)`,
+      });
   for (const [key, value] of Object.entries(w.env ?? {}))
     for (const m of value.matchAll(ENV_PLACEHOLDER_RE)) {
       const name = m[1]!;
