@@ -7,7 +7,7 @@
 // clients run), local with four store handles of one .hub/, and the http backend against a `hub web serve`.
 // A control runs the same races with a check-then-land that takes no pin (what a lock without a fence gives):
 // it should show stale landings, so the bench can see them.
-// Usage: node bench/fence-race.mjs [--races 1000] [--http-races 300] [--quick]
+// Usage: node bench/fence-race.mjs [--races 1000] [--http-races 300] [--only memory,cas,local,http,control] [--quick]
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -107,9 +107,11 @@ async function main() {
     options: {
       races: { type: 'string', default: QUICK ? '20' : '1000' },
       'http-races': { type: 'string', default: QUICK ? '10' : '300' },
+      only: { type: 'string', default: 'memory,cas,local,http,control' },
       quick: { type: 'boolean' },
     },
   });
+  const only = new Set(values.only.split(','));
   await runBench('fence-race', async ({ cleanup }) => {
     const dir = cleanup(createTempDir('hub-bench-fence-race-'));
     const bundlePath = join(ROOT, 'node_modules', '.cache', `hub-bench-fence-race-${process.pid}.mjs`);
@@ -125,39 +127,44 @@ async function main() {
       progress(`${name}: ${JSON.stringify(out[name])}`);
     };
     const n = Number(values.races);
-    await timed('memory', () => races(m, () => [m.createMemoryStore()], n));
-    await timed('memory_cas_only', () =>
-      races(
-        m,
-        () => {
-          const s = m.createMemoryStore();
-          return [{ backend: 'memory-cas', read: s.read, write: s.write, append: s.append, list: s.list }];
-        },
-        n,
-      ),
-    );
-    await timed('local_4_handles', () =>
-      races(
-        m,
-        (r) => {
-          const hubDir = join(dir, `local-${r}`, '.hub');
-          mkdirSync(hubDir, { recursive: true });
-          return Array.from({ length: 4 }, () => m.createLocalStore({ dir: hubDir }));
-        },
-        n,
-      ),
-    );
-    const demo = createDemo(join(dir, 'demo'));
-    const srv = await server(demo.root);
-    try {
-      const store = () => m.createHttpStore({ url: srv.base, timeoutMs: 20_000 });
-      await timed('http_backend', () => races(m, () => [store(), store()], Number(values['http-races'])));
-    } finally {
-      srv.close();
+    if (only.has('memory')) await timed('memory', () => races(m, () => [m.createMemoryStore()], n));
+    if (only.has('cas'))
+      await timed('memory_cas_only', () =>
+        races(
+          m,
+          () => {
+            const s = m.createMemoryStore();
+            return [{ backend: 'memory-cas', read: s.read, write: s.write, append: s.append, list: s.list }];
+          },
+          n,
+        ),
+      );
+    if (only.has('local'))
+      await timed('local_4_handles', () =>
+        races(
+          m,
+          (r) => {
+            const hubDir = join(dir, `local-${r}`, '.hub');
+            mkdirSync(hubDir, { recursive: true });
+            return Array.from({ length: 4 }, () => m.createLocalStore({ dir: hubDir }));
+          },
+          n,
+        ),
+      );
+    if (only.has('http')) {
+      const demo = createDemo(join(dir, 'demo'));
+      const srv = await server(demo.root);
+      try {
+        const store = () => m.createHttpStore({ url: srv.base, timeoutMs: 20_000 });
+        await timed('http_backend', () => races(m, () => [store(), store()], Number(values['http-races'])));
+      } finally {
+        srv.close();
+      }
     }
-    await timed('control_unpinned_memory', () =>
-      races(m, () => [m.createMemoryStore()], n, { pinned: false }),
-    );
+    if (only.has('control'))
+      await timed('control_unpinned_memory', () =>
+        races(m, () => [m.createMemoryStore()], n, { pinned: false }),
+      );
     rmSync(bundlePath, { force: true });
     const fenced = Object.entries(out).filter(([k]) => !k.startsWith('control'));
     return {
