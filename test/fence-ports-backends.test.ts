@@ -1,14 +1,16 @@
-// Worktree ports under concurrent creators, on every state backend the conformance suite covers: local files
-// (four handles on one .hub/), a hub server on port 0, DynamoDB (dynalite), and MongoDB when HUB_TEST_MONGODB_URL
-// names a server. Eight agents create worktrees at once with two ports each from a range of exactly sixteen:
-// every creation must succeed and no port may be handed out twice.
+// Lease fences and worktree ports under concurrent writers, on every state backend the conformance suite covers:
+// local files (four handles on one .hub/), a hub server on port 0, DynamoDB (dynalite), and MongoDB when
+// HUB_TEST_MONGODB_URL names a server. Eight agents create worktrees at once with two ports each from a range of
+// exactly sixteen: every creation must succeed and no port may be handed out twice. Eight agents race for one
+// task's lease, releasing it after each grant: the fences come out 1, 2, 3... with none twice.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { portsDoc } from '../src/acl/index.js';
+import { acquireLease, portsDoc, releaseLease } from '../src/acl/index.js';
 import { createWorktree, type WorktreeConfig } from '../src/acl/worktrees.js';
 import { removeWorktreeTemps, setup } from '../src/acl/worktrees-test-env.js';
+import { RefusedError } from '../src/infra/index.js';
 import {
   createHttpStore,
   createLocalStore,
@@ -109,4 +111,36 @@ describe('worktree ports: 8 concurrent creators never share a port', () => {
   }
   if (!MONGO)
     it.skip('mongodb (skipped: set HUB_TEST_MONGODB_URL=mongodb://... to run it against a server)', () => {});
+});
+
+describe('lease fences: 8 racing acquirers get distinct, growing fences', () => {
+  const repo = { id: 'race/fence', key: 'race~fence', root: undefined, self: false };
+  for (const [name, backend] of backends) {
+    it(name, async () => {
+      const open = await backend();
+      const grants: number[] = [];
+      await Promise.all(
+        Array.from({ length: CREATORS }, async (_, i) => {
+          const deps = { store: open(), retries: 100, now: () => new Date() };
+          for (let round = 0; round < 3; round++)
+            for (;;) {
+              try {
+                const { lease } = await acquireLease(deps, {
+                  repository: repo,
+                  agent_id: `r${i}`,
+                  task_id: 'hot',
+                });
+                grants.push(lease.fence!);
+                await releaseLease(deps, { repository: repo, agent_id: `r${i}`, task_id: 'hot' });
+                break;
+              } catch (err) {
+                if (!(err instanceof RefusedError)) throw err;
+              }
+            }
+        }),
+      );
+      // One live lease at a time: each grant saw the one before released, so fences came in order, none twice.
+      expect(grants).toEqual(Array.from({ length: 3 * CREATORS }, (_, i) => i + 1));
+    });
+  }
 });
