@@ -33,8 +33,11 @@ const shown = (v: unknown): string =>
           .map(([k, x]) => `${k} ${String(x)}`)
           .join(', ')}}`
       : String(v);
+/** Summary keys listed under the table rather than in it. */
+const LISTED_BELOW = new Set(['leases_live']);
 const showSummary = (summary: Record<string, unknown>) =>
   Object.entries(summary)
+    .filter(([k]) => !LISTED_BELOW.has(k))
     .map(([k, v]) => `${k} ${shown(v)}`)
     .join(', ');
 
