@@ -161,6 +161,9 @@ describe('worktree ports, from the CLI', () => {
       'main',
     ]);
     expect(human.stdout).toContain('ports 4104, 4105');
+    expect(hub(['worktree', 'list', '--repository', 'shop/web']).stdout).toMatch(
+      /PORTS[\s\S]*agent\/T-3\s+4104,4105\s/,
+    );
     // Destroy gives the ports back.
     expect(hub(['worktree', 'destroy', '--id', one.json().worktree.id]).code).toBe(0);
     expect(create('agent-d', 'T-4').json().ports).toEqual([4100, 4101]);

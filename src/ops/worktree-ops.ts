@@ -69,9 +69,10 @@ const viewRows = (list: WorktreeView[]) =>
       w.agent_id,
       w.task_id,
       w.branch ?? '(detached)',
+      w.ports?.length ? w.ports.join(',') : '-',
       w.current_path ?? w.path,
     ]),
-    ['ID', 'STATE', 'AGENT', 'TASK', 'BRANCH', 'PATH'],
+    ['ID', 'STATE', 'AGENT', 'TASK', 'BRANCH', 'PORTS', 'PATH'],
   );
 
 const outcomeLine = (o: WorktreeOutcome) => {
