@@ -90,6 +90,20 @@ export {
 } from './concepts-schema.js';
 export { type IngestReport, ingestCodeOwners, type SeedReport, seedFromComponents } from './concepts-sync.js';
 export { recordAclEvent } from './events.js';
+export {
+  type FenceCarrier,
+  type FenceClaim,
+  type FenceGrant,
+  fenceOfAgent,
+  fenceOfBranch,
+  LANDING_PIN_MS,
+  landAllFenced,
+  landFenced,
+  MAX_FENCED_TASKS,
+  type StaleFence,
+  staleFence,
+  staleFenceError,
+} from './fences.js';
 export { checkGlob, globMatches } from './glob/index.js';
 export { type GuardCheck, guardCheck, installGuard, uninstallGuard } from './guard.js';
 export { hookBlock, mergeHook, removeBlock, shQuote } from './guard-hook.js';
@@ -144,9 +158,11 @@ export {
   type WorktreeConfig,
   type WorktreeView,
 } from './worktrees.js';
+export { ENV_FILE } from './worktrees-env.js';
 export { locateWorktree, type WorktreeState } from './worktrees-git.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type HookReport, type PostCreate } from './worktrees-hooks.js';
 export type { WorktreeLayout } from './worktrees-layout.js';
+export { type PortLease, portsDoc, type WorktreePorts } from './worktrees-ports.js';
 export {
   readWorktreeRecords,
   type WorktreeDeps,

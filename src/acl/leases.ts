@@ -4,6 +4,14 @@ import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js'
 import { touchAgent } from './agents.js';
 import { pruneEnded } from './branches.js';
 import { recordAclEvent } from './events.js';
+import {
+  dropLapsedPins,
+  FenceFieldsSchema,
+  grantFence,
+  LANDING_PIN_MS,
+  type LandingPin,
+  pinOn,
+} from './fences.js';
 import { checkAgentId, DEFAULT_ACL_TTL, expiryOf, isLive } from './liveness.js';
 import { ACL, type AclDeps, aclDocument, aclDocuments, readAcl, updateAcl } from './records.js';
 import type { RepoTarget } from './repository-ref.js';
@@ -30,9 +38,17 @@ export const LeaseSchema = z.looseObject({
   released_by: z.string().optional(),
   /** For an expired lease: when it lapsed (its expires_at then). */
   expired_at: z.string().optional(),
+  /**
+   * Fencing token: grows with every grant in the repository, so a later lease of the task has a larger one.
+   * Absent on leases of older builds.
+   */
+  fence: z.number().int().min(1).optional(),
 });
 export type Lease = z.infer<typeof LeaseSchema>;
-export const LeasesDocSchema = z.looseObject({ leases: z.array(LeaseSchema).default([]) });
+export const LeasesDocSchema = z.looseObject({
+  leases: z.array(LeaseSchema).default([]),
+  ...FenceFieldsSchema,
+});
 type LeasesDoc = z.infer<typeof LeasesDocSchema>;
 
 const holderOf = (l: Lease) => ({
@@ -156,15 +172,13 @@ const BranchesRead = z.looseObject({
 export async function acquireLease(deps: AclDeps, req: AcquireRequest): Promise<AcquireResult> {
   checkAgentId(req.agent_id);
   const ttl = req.ttl ?? DEFAULT_ACL_TTL;
-  const now = deps.now();
-  const expiry = expiryOf(ttl, now);
+  expiryOf(ttl, deps.now());
   const branch = await leasedBranch(deps, req);
-  const at = now.toISOString();
-  const { result, expired } = await updateAcl(
-    deps,
-    aclDocument(ACL.leases, req.repository.key),
-    LeasesDocSchema,
-    (doc) => {
+  const { result, expired } = await grantWhenUnpinned(() => {
+    const now = deps.now();
+    const expiry = expiryOf(ttl, now);
+    const at = now.toISOString();
+    return updateAcl(deps, aclDocument(ACL.leases, req.repository.key), LeasesDocSchema, (doc) => {
       const expired = expireLapsed(doc, now);
       const held = doc.leases.find((l) => l.status === 'active' && l.task_id === req.task_id);
       if (held && held.agent_id !== req.agent_id) throw leaseHeld(held, req.repository.id);
@@ -173,6 +187,10 @@ export async function acquireLease(deps: AclDeps, req: AcquireRequest): Promise<
         if (req.branch !== undefined) Object.assign(held, branch);
         return { result: { lease: { ...held }, acquired: false } as AcquireResult, expired };
       }
+      // A landing of the task's current fence is moving a ref: a newer fence waits until it has moved.
+      const pin = pinOn(doc, req.task_id, now);
+      if (pin) throw new Pinned(pin);
+      dropLapsedPins(doc, now);
       const lease: Lease = {
         lease_id: newId('ls'),
         repository: req.repository.id,
@@ -185,12 +203,13 @@ export async function acquireLease(deps: AclDeps, req: AcquireRequest): Promise<
         renewed_at: at,
         updated_at: at,
       };
+      grantFence(doc, lease, at);
       const before = [...expired].reverse().find((l) => l.task_id === req.task_id);
       doc.leases = pruneEnded([...doc.leases, lease], MAX_ENDED_LEASES);
       const out: AcquireResult = { lease, acquired: true, ...(before ? { took_over: before.lease_id } : {}) };
       return { result: out, expired };
-    },
-  );
+    });
+  }, req.repository.id);
   await touchAgent(deps, req.agent_id);
   await recordExpired(deps, req.repository.id, expired);
   if (result.acquired) {
@@ -205,6 +224,41 @@ export async function acquireLease(deps: AclDeps, req: AcquireRequest): Promise<
     });
   }
   return result;
+}
+
+/** A grant held back by a landing pin (thrown inside the update, so nothing is written). */
+class Pinned extends Error {
+  constructor(readonly pin: LandingPin) {
+    super('pinned');
+  }
+}
+
+/**
+ * Runs a grant, waiting (short random pauses) while a landing pins the task's fence. A pin lasts as long as one
+ * ref update, at most LANDING_PIN_MS (a crashed integrator's); past that wait the grant is refused (409).
+ */
+async function grantWhenUnpinned<T>(grant: () => Promise<T>, repository: string): Promise<T> {
+  const deadline = Date.now() + LANDING_PIN_MS + 1_000;
+  for (;;) {
+    try {
+      return await grant();
+    } catch (err) {
+      if (!(err instanceof Pinned)) throw err;
+      if (Date.now() > deadline)
+        throw new RefusedError(
+          `task_id: '${err.pin.task_id}' in ${repository} is landing work of fence ${err.pin.fence} (${err.pin.what ?? err.pin.by}) until ${err.pin.until}; try again`,
+          {
+            field: 'task_id',
+            value: err.pin.task_id,
+            rule: 'landing_in_progress',
+            retryable: true,
+            pin: err.pin,
+          },
+          409,
+        );
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+    }
+  }
 }
 
 /** Which lease a heartbeat or release names: its id, or the task's lease in the repository. */

@@ -8,6 +8,8 @@ export const ACL = {
   worktrees: 'worktrees',
   claims: 'claims',
   agents: 'agents',
+  /** Ports leased to worktrees, one document per machine. */
+  ports: 'ports',
 } as const;
 export type AclCollection = (typeof ACL)[keyof typeof ACL];
 

@@ -26,6 +26,8 @@ export const WorktreeRecordSchema = z.looseObject({
   adopted: z.boolean().default(false),
   /** Repo-relative paths the post_create hooks made (their symlinks do not count as untracked work). */
   hooked: z.array(z.string()).default(() => []),
+  /** Ports leased with the worktree (`coordination.worktree.ports`), released when it is destroyed or collected. */
+  ports: z.array(z.number().int()).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

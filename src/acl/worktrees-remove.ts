@@ -13,6 +13,7 @@ import { recordAclEvent } from './events.js';
 import { isLive } from './liveness.js';
 import type { RepoTarget } from './repository-ref.js';
 import { commonDirOf, gitRefused, locateWorktree, type WorktreeState } from './worktrees-git.js';
+import { releasePorts } from './worktrees-ports.js';
 import {
   eventData,
   readWorktreeRecords,
@@ -151,6 +152,8 @@ async function dropRecord(deps: WorktreeDeps, rec: WorktreeRecord): Promise<void
   await updateWorktrees(deps, recordKey(rec), (doc) => {
     doc.worktrees = doc.worktrees.filter((w) => w.id !== rec.id);
   });
+  // After the record: a crash in between leaves a lease no record holds, which the next creator reclaims.
+  if (rec.ports?.length) await releasePorts(deps, rec.host, rec.id);
 }
 
 /** Which worktree `worktree destroy` means: its id, its folder, or agent and task (of a repository). */

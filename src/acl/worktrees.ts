@@ -14,6 +14,7 @@ import { recordAclEvent } from './events.js';
 import { checkAgentId, checkTaskId } from './liveness.js';
 import { readAcl } from './records.js';
 import type { RepoTarget } from './repository-ref.js';
+import { checkEnvFileFree, envEntries, writeEnvFile } from './worktrees-env.js';
 import {
   checkBranchName,
   commonDirOf,
@@ -31,6 +32,7 @@ import {
   runHookCommand,
 } from './worktrees-hooks.js';
 import { allowedRoots, prepareWorktreePath, type WorktreeLayout, worktreesRoot } from './worktrees-layout.js';
+import { leasePorts, releasePorts, type WorktreePorts } from './worktrees-ports.js';
 import {
   eventData,
   readWorktreeRecords,
@@ -47,6 +49,10 @@ export interface WorktreeConfig {
   postCreate?: PostCreate;
   /** `coordination.worktree_per_task`. */
   perTask?: boolean;
+  /** `coordination.worktree.ports`: ports each worktree leases. */
+  ports?: WorktreePorts;
+  /** `coordination.worktree.env`: templates written with the ports to the worktree's `.env.hub`. */
+  env?: Record<string, string>;
 }
 
 export interface CreateWorktreeInput {
@@ -62,6 +68,10 @@ export interface CreateWorktreeResult {
   worktree: WorktreeRecord;
   created_branch: boolean;
   post_create: HookReport;
+  /** Ports leased to the worktree (`coordination.worktree.ports`; empty without it). */
+  ports: number[];
+  /** The `.env.hub` written into the worktree (null when neither ports nor env are configured). */
+  env_file: string | null;
 }
 
 /** A record with where it stands now. */
@@ -147,12 +157,34 @@ export async function createWorktree(
     await runGit(['worktree', 'remove', '--force', '--', real], { cwd: main });
     if (!exists) await runGit(['branch', '-D', '--', branch], { cwd: main });
   };
-  let created: { record: WorktreeRecord; files: Pick<HookReport, 'symlinked' | 'copied'> };
+  let created: {
+    record: WorktreeRecord;
+    files: Pick<HookReport, 'symlinked' | 'copied'>;
+    env: Array<[string, string]>;
+    envFile: string | null;
+  };
+  const id = `wt-${randomHex(6)}`;
+  let leased = false;
   try {
+    const wantsEnv = cfg.ports !== undefined || Object.keys(cfg.env ?? {}).length > 0;
+    if (wantsEnv) checkEnvFileFree(real, branch);
     const files = applyFileHooks(real, plan);
+    // Ports first (one atomic update of this machine's ports document), then the record that holds them.
+    const ports = cfg.ports
+      ? await leasePorts(deps, cfg.ports, {
+          worktree_id: id,
+          repository: target.id,
+          agent_id: agentId,
+          task_id: taskId,
+          path: real,
+        })
+      : [];
+    leased = ports.length > 0;
+    const env = envEntries(cfg.env, { agent_id: agentId, task_id: taskId, ports });
+    const envFile = wantsEnv ? await writeEnvFile(real, env, { worktree_id: id }) : null;
     const now = deps.now().toISOString();
     const record: WorktreeRecord = {
-      id: `wt-${randomHex(6)}`,
+      id,
       path: real,
       repository: target.id,
       branch,
@@ -164,6 +196,7 @@ export async function createWorktree(
       host: deps.host,
       adopted: false,
       hooked: [...files.symlinked, ...files.copied],
+      ...(ports.length ? { ports } : {}),
       created_at: now,
       updated_at: now,
     };
@@ -175,21 +208,34 @@ export async function createWorktree(
         stale.has(w.id) && (w.path === real || (w.agent_id === agentId && w.task_id === taskId));
       doc.worktrees = [...doc.worktrees.filter((w) => !replaced(w)), record];
     });
-    created = { record, files };
+    created = { record, files, env, envFile };
   } catch (err) {
+    if (leased) await releasePorts(deps, deps.host, id).catch(() => undefined);
     await rollback();
     throw err;
   }
   // Recorded: from here the worktree stays; the command's outcome is reported, not undone.
-  const { record, files } = created;
+  const { record, files, env, envFile } = created;
+  // The command sees what .env.hub holds, so a hook that starts or prepares a server uses the worktree's ports.
   const command = cfg.postCreate?.command
-    ? await runHookCommand(real, cfg.postCreate.command, deps.env, cfg.postCreate.timeout_ms)
+    ? await runHookCommand(
+        real,
+        cfg.postCreate.command,
+        { ...deps.env, ...Object.fromEntries(env) },
+        cfg.postCreate.timeout_ms,
+      )
     : null;
   await Promise.all([
     recordAclEvent(deps, 'WorktreeCreated', target.id, eventData(record, { created_branch: !exists })),
     touchAgent(deps, agentId, { note: taskId }),
   ]);
-  return { worktree: record, created_branch: !exists, post_create: { ...files, command } };
+  return {
+    worktree: record,
+    created_branch: !exists,
+    post_create: { ...files, command },
+    ports: record.ports ?? [],
+    env_file: envFile,
+  };
 }
 
 /** What `git worktree add` says when another add in the same repository is half-way: worth another try. */
@@ -260,6 +306,8 @@ export async function createTaskWorktree(
       worktree: mine,
       created_branch: false,
       post_create: { symlinked: [], copied: [], command: null },
+      ports: mine.ports ?? [],
+      env_file: null,
     };
   return createWorktree(deps, cfg, input);
 }

@@ -11,6 +11,9 @@ import {
 } from '../acl/index.js';
 import type { AosSubsystem, Finding } from './subsystem.js';
 
+/** Live leases `aos status` lists with their fences (the count is leases_active; `lease list` pages them all). */
+const MAX_LISTED_LEASES = 100;
+
 /** Agents that are not live but still hold live records: what `aos recover` releases. */
 export const deadHolders = (agents: AgentEntry[]): AgentEntry[] =>
   agents.filter((a) => !a.live && Object.values(a.holds).some((list) => list.length > 0));
@@ -38,13 +41,23 @@ export function aclSubsystem(deps: WorktreeDeps): AosSubsystem {
       agents = await agentsWithHoldings(deps);
       const leases = await readLeases(deps);
       const worktrees = await readWorktreeRecords(deps);
+      const live = leases.filter((l) => isLive(l, now));
       return {
         agents_live: agents.filter((a) => a.live).length,
         agents_lapsed: agents.filter((a) => !a.live).length,
         dead_holders: deadHolders(agents).map((a) => a.agent_id),
         branches_active: (await readAllocations(deps)).filter((b) => b.status === 'active').length,
-        leases_active: leases.filter((l) => isLive(l, now)).length,
+        leases_active: live.length,
         leases_expired: leases.filter((l) => l.status === 'expired').length,
+        // Who holds which task now, and with which fence: what a merge of that task's work is judged by.
+        leases_live: live.slice(0, MAX_LISTED_LEASES).map((l) => ({
+          lease_id: l.lease_id,
+          repository: l.repository,
+          task_id: l.task_id,
+          agent_id: l.agent_id,
+          fence: l.fence ?? null,
+          expires_at: l.expires_at,
+        })),
         worktrees_active: worktrees.filter((w) => isLive(w, now)).length,
         worktrees_total: worktrees.length,
         claims_active: (await listClaims(deps, { status: 'active' })).length,

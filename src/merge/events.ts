@@ -25,7 +25,7 @@ export function mergePayload(m: MergeRequest): Record<string, unknown> {
     target_branch: m.target_branch,
     status: m.status,
   };
-  for (const k of ['node_id', 'graph_id', 'agent_id', 'commit_sha'] as const)
+  for (const k of ['node_id', 'graph_id', 'agent_id', 'task_id', 'fence', 'commit_sha'] as const)
     if (m[k] !== undefined) out[k] = m[k];
   return out;
 }

@@ -5,6 +5,7 @@ import { blockOf, type MergeBlock } from './blocked.js';
 import { conflictFor } from './conflict-commands.js';
 import { applyTransition, checkoutOf, type MergeDeps, type MergeTarget } from './deps.js';
 import { type MergeEventKind, mergePayload, recordMergeEvent } from './events.js';
+import { isStaleFence, landRequest, refuseIfStale, staleFenceResult } from './fence.js';
 import { casRef, gitIdentity, refuseIfCheckedOut, withTempWorktree } from './git.js';
 import { mergeStep } from './land.js';
 import { type FINISHED_STATUSES, type MergeResult, wrongStatus } from './queue.js';
@@ -75,15 +76,19 @@ export async function integrateMerge(
     attempt: running.attempts,
   });
   let end: Finished;
+  let refused: HubError | undefined;
   try {
     end = await integrateRunning(deps, root, target, running);
   } catch (err) {
     const e = err instanceof HubError ? err : undefined;
+    // A stale fence ends the request failed (it can never become current again) and is raised as the refusal.
+    if (isStaleFence(err)) refused = err;
     end = {
       status: 'failed',
       result: {
         error_message: (err as Error).message.slice(0, 4000),
         retryable: e?.details?.rule === 'not_checked_out',
+        ...(refused ? { stale_fence: staleFenceResult(refused) } : {}),
       },
     };
   }
@@ -94,6 +99,7 @@ export async function integrateMerge(
     result: end.result,
   });
   await recordOutcome(deps, target.id, done);
+  if (refused) throw refused;
   return done;
 }
 
@@ -167,7 +173,11 @@ async function recordOutcome(deps: MergeDeps, repository: string, m: MergeReques
     m.status === 'conflict'
       ? { files: m.conflict?.files ?? [], message: m.conflict?.message }
       : m.status === 'failed'
-        ? { error_message: m.error_message, retryable: m.retryable ?? false }
+        ? {
+            error_message: m.error_message,
+            retryable: m.retryable ?? false,
+            ...(m.stale_fence ? { rule: 'stale_fence', stale_fence: m.stale_fence } : {}),
+          }
         : m.status === 'validation_failed'
           ? { failed_command: m.validation?.commands.at(-1)?.argv.join(' ') }
           : {};
@@ -184,6 +194,7 @@ async function integrateRunning(
     status: 'failed',
     result: { error_message, retryable },
   });
+  await refuseIfStale(deps, target, m, 'merge integrate');
   const targetSha = await headOf(root, m.target_branch);
   if (!targetSha)
     return failed(
@@ -219,15 +230,17 @@ async function integrateRunning(
     return { status: 'validation_failed', result: { ...base, validation: step.validation, ...regen } };
   const done = { ...base, commit_sha: step.sha, validation: step.validation, ...regen };
   if (step.kind === 'up_to_date') return { status: 'succeeded', result: done };
-  // Checked again: a checkout made during the merge must not have its branch moved under it.
-  await refuseIfCheckedOut(root, m.target_branch, {
-    op: 'merge integrate',
-    field: 'into',
-    repository: target.id,
+  // The fence is checked again and pinned while the ref moves: no newer lease of the task is granted meanwhile.
+  const moved = await landRequest(deps, target, m, 'merge integrate', async () => {
+    // Checked again: a checkout made during the merge must not have its branch moved under it.
+    await refuseIfCheckedOut(root, m.target_branch, {
+      op: 'merge integrate',
+      field: 'into',
+      repository: target.id,
+    });
+    return casRef(root, m.target_branch, step.sha, targetSha, `hub merge ${m.merge_id}`);
   });
-  if (await casRef(root, m.target_branch, step.sha, targetSha, `hub merge ${m.merge_id}`)) {
-    return { status: 'succeeded', result: done };
-  }
+  if (moved) return { status: 'succeeded', result: done };
   const now = await headOf(root, m.target_branch);
   return failed(
     `into: the branch '${m.target_branch}' moved from ${targetSha.slice(0, 12)} to ${now?.slice(0, 12) ?? '(deleted)'} while merging; nothing was changed: retry (hub merge retry --merge-id ${m.merge_id})`,

@@ -2,6 +2,7 @@ import { checkBranchName, headOf } from '../acl/index.js';
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { applyTransition, checkoutOf, type MergeDeps, type MergeTarget, readMerge } from './deps.js';
 import { mergePayload, recordMergeEvent } from './events.js';
+import { landRequest, refuseIfStale } from './fence.js';
 import { casRef, gitIdentity, refuseIfCheckedOut, withTempWorktree } from './git.js';
 import { commandEnv, createBranchHint } from './integrate.js';
 import { mergeStep } from './land.js';
@@ -53,6 +54,7 @@ export async function promoteMerge(
         rule: 'not the target branch',
       },
     );
+  await refuseIfStale(deps, target, m, 'merge promote');
   const scope = { op: 'merge promote', field: 'into', repository: target.id };
   await refuseIfCheckedOut(root, into, scope);
   const intoSha = await headOf(root, into);
@@ -98,8 +100,11 @@ export async function promoteMerge(
     );
   }
   if (step.kind === 'merged') {
-    await refuseIfCheckedOut(root, into, scope);
-    if (!(await casRef(root, into, step.sha, intoSha, `hub merge promote ${m.merge_id}`)))
+    const moved = await landRequest(deps, target, m, 'merge promote', async () => {
+      await refuseIfCheckedOut(root, into, scope);
+      return casRef(root, into, step.sha, intoSha, `hub merge promote ${m.merge_id}`);
+    });
+    if (!moved)
       throw new RefusedError(
         `into: the branch '${into}' moved while promoting; nothing was changed: run merge promote again`,
         { field: 'into', value: into, rule: 'ref_moved', retryable: true },

@@ -11,6 +11,7 @@ import {
   PromotionSchema,
   RegeneratedSchema,
   readAllMerges,
+  StaleFenceSchema,
   ValidationSchema,
 } from './records.js';
 
@@ -41,6 +42,8 @@ export interface EnqueueInput {
   node_id?: string;
   graph_id?: string;
   agent_id?: string;
+  task_id?: string;
+  fence?: number;
   source_sha?: string;
   target_sha?: string;
 }
@@ -49,6 +52,11 @@ export interface EnqueueResult {
   merge: MergeRequest;
   /** False when the same source was already queued or running into the same target (that request is returned). */
   created: boolean;
+  /**
+   * True when that queued request carried an older fence of the task (or none) and now carries this enqueue's:
+   * the task's current holder vouched for the branch.
+   */
+  refenced?: boolean;
 }
 
 /**
@@ -67,7 +75,20 @@ export async function enqueueMerge(deps: CoordDeps, input: EnqueueInput): Promis
         m.target_branch === input.target_branch &&
         (m.status === 'queued' || m.status === 'running'),
     );
-    if (same) return { merge: structuredClone(same), created: false };
+    if (same) {
+      const newer =
+        same.status === 'queued' &&
+        input.fence !== undefined &&
+        (same.fence === undefined || same.fence < input.fence);
+      if (!newer) return { merge: structuredClone(same), created: false };
+      Object.assign(same, {
+        agent_id: input.agent_id,
+        task_id: input.task_id,
+        fence: input.fence,
+        updated_at: at,
+      });
+      return { merge: structuredClone(same), created: false, refenced: true };
+    }
     const merge: MergeRequest = {
       merge_id,
       ...fields,
@@ -103,6 +124,7 @@ export const MergeResultSchema = z.strictObject({
   conflict: ConflictSchema.optional(),
   validation: ValidationSchema.optional(),
   regenerated: RegeneratedSchema.optional(),
+  stale_fence: StaleFenceSchema.optional(),
 });
 export type MergeResult = z.infer<typeof MergeResultSchema>;
 
@@ -144,6 +166,7 @@ const FROM: Record<Transition['action'], readonly MergeStatus[]> = {
 
 const OUTCOME_FIELDS = [
   'error_message',
+  'stale_fence',
   'retryable',
   'conflict',
   'validation',

@@ -72,6 +72,22 @@ export const PromotionSchema = z.looseObject({
 });
 export type Promotion = z.infer<typeof PromotionSchema>;
 
+/** Why a request was refused as stale: the fence it carries and the task's newer grant (see acl fences). */
+export const StaleFenceSchema = z.looseObject({
+  task_id: z.string(),
+  fence: z.number().int(),
+  current: z
+    .looseObject({
+      fence: z.number().int(),
+      agent_id: z.string(),
+      lease_id: z.string(),
+      granted_at: z.string().optional(),
+    })
+    .optional(),
+  pruned: z.boolean().optional(),
+});
+export type StaleFenceInfo = z.infer<typeof StaleFenceSchema>;
+
 // Stored records are loose: keys written by later builds or other tools survive a read-modify-write.
 export const MergeRequestSchema = z.looseObject({
   merge_id: z.string().min(1),
@@ -85,6 +101,13 @@ export const MergeRequestSchema = z.looseObject({
   node_id: z.string().optional(),
   graph_id: z.string().optional(),
   agent_id: z.string().optional(),
+  /** The ACL task the branch is the work of (its lease's task). */
+  task_id: z.string().optional(),
+  /**
+   * The fence of the enqueuing agent's lease of that task (its live lease, else its newest): integrate, promote
+   * and rollup refuse the request once the task was leased again with a larger fence.
+   */
+  fence: z.number().int().optional(),
   /** Heads of both branches when the request was enqueued. */
   source_sha: z.string().optional(),
   target_sha: z.string().optional(),
@@ -109,6 +132,8 @@ export const MergeRequestSchema = z.looseObject({
   cancelled_at: z.string().optional(),
   cancel_reason: z.string().optional(),
   cancelled_from: z.enum(MERGE_STATUSES).optional(),
+  /** Set when integrate refused the request as stale (status failed). */
+  stale_fence: StaleFenceSchema.optional(),
 });
 export type MergeRequest = z.infer<typeof MergeRequestSchema>;
 

@@ -1,4 +1,4 @@
-import { checkBranchName, headOf } from '../acl/index.js';
+import { checkBranchName, fenceOfAgent, headOf } from '../acl/index.js';
 import type { CoordDeps } from '../coord/index.js';
 import { NotFoundError, ValidationError } from '../infra/index.js';
 import { applyTransition, checkoutOf, type MergeDeps, type MergeTarget, readMerge } from './deps.js';
@@ -14,6 +14,8 @@ export interface EnqueueRequest {
   node_id?: string;
   graph_id?: string;
   agent_id?: string;
+  /** The ACL task of the branch; without it, the task of the agent's lease on the source branch. */
+  task_id?: string;
 }
 
 /**
@@ -56,14 +58,34 @@ export async function checkEnqueue(
   return { source_sha, target_sha };
 }
 
-/** Records a checked request in the queue (atomic append) with a MergeEnqueued event when it is new. */
+/**
+ * Records a checked request in the queue (atomic append) with a MergeEnqueued event when it is new. With an
+ * agent, the request carries the fence of that agent's lease of its task (by task_id, else its lease on the source
+ * branch): its live lease's, else its newest one's, so work of a lease that lapsed is judged by the old fence.
+ */
 export async function recordEnqueue(
   deps: CoordDeps,
   target: MergeTarget,
   req: EnqueueRequest & { source_sha?: string; target_sha?: string },
 ): Promise<EnqueueResult> {
-  const r = await enqueueMerge(deps, { repository: target.id, key: target.key, ...req });
-  if (r.created) await recordMergeEvent(deps, 'MergeEnqueued', target.id, mergePayload(r.merge));
+  const fenced =
+    req.agent_id === undefined
+      ? undefined
+      : await fenceOfAgent(deps, target.key, {
+          agent_id: req.agent_id,
+          ...(req.task_id !== undefined ? { task_id: req.task_id } : { branch: req.source_branch }),
+        });
+  const r = await enqueueMerge(deps, {
+    repository: target.id,
+    key: target.key,
+    ...req,
+    ...(fenced ? { task_id: fenced.task_id, fence: fenced.fence } : {}),
+  });
+  if (r.created || r.refenced)
+    await recordMergeEvent(deps, 'MergeEnqueued', target.id, {
+      ...mergePayload(r.merge),
+      ...(r.refenced ? { refenced: true } : {}),
+    });
   return r;
 }
 

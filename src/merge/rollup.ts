@@ -2,6 +2,7 @@ import { checkBaseRef, checkBranchName, headOf, resolveBase } from '../acl/index
 import { RefusedError, ValidationError } from '../infra/index.js';
 import { checkoutOf, type MergeDeps, type MergeTarget } from './deps.js';
 import { recordMergeEvent } from './events.js';
+import { landRollup, rollupClaims } from './fence.js';
 import { branchHeads, casRef, gitIdentity, refuseIfCheckedOut, resetTo, withTempWorktree } from './git.js';
 import { mergeStep } from './land.js';
 import type { Regenerated, Validation } from './records.js';
@@ -108,6 +109,8 @@ export async function rollupBranches(
     conflicted: [] as RollupConflicted[],
   };
 
+  // Every branch's fence is judged before anything is merged: a stale one refuses the whole rollup.
+  const fenced = await rollupClaims(deps, target, input.branches);
   const heads = await branchHeads(root, input.branches);
   const final = await withTempWorktree(root, baseSha, deps.tmpRoot, async (wt) => {
     let head = baseSha;
@@ -156,8 +159,17 @@ export async function rollupBranches(
   });
 
   if (final !== previous) {
-    await refuseIfCheckedOut(root, into, scope);
-    if (!(await casRef(root, into, final, previous, 'hub merge rollup')))
+    const merged = new Set(out.merged.map((m) => m.branch));
+    const moved = await landRollup(
+      deps,
+      target,
+      fenced.filter((c) => merged.has(c.branch)),
+      async () => {
+        await refuseIfCheckedOut(root, into, scope);
+        return casRef(root, into, final, previous, 'hub merge rollup');
+      },
+    );
+    if (!moved)
       throw new RefusedError(
         `into: the branch '${into}' changed while rolling up; nothing was changed: run merge rollup again`,
         { field: 'into', value: into, rule: 'ref_moved', retryable: true },

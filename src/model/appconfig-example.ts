@@ -29,6 +29,10 @@ coordination:
   #     symlink: [node_modules]          # gitignored paths linked from the main checkout
   #     copy: [.env.local]               # gitignored paths copied from the main checkout
   #     command: [npm, install]          # argv, run without a shell
+  #   ports: {count: 2, range: [4100, 4199]}   # each worktree leases its own; HUB_PORT_1..2 in its .env.hub
+  #   env:                                     # also written to .env.hub (git-ignored via info/exclude)
+  #     DATABASE_URL: 'postgres://localhost/app_{task_id}'
+  #     PUBLIC_URL: 'http://localhost:{port_1}'
 
 merge:
   # Commands run (no shell) in the temporary merge worktree before a merge counts as succeeded.

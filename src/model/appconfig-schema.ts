@@ -106,6 +106,79 @@ const PostCreateSchema = z.strictObject({
     .describe('Timeout of the command in milliseconds (default 600000).'),
 });
 
+/** Ports one worktree may lease at most. */
+export const MAX_WORKTREE_PORTS = 64;
+
+/** Ports a worktree leases: `count` of them from `range` (both ends included). */
+const WorktreePortsSchema = z
+  .strictObject({
+    count: z.number().int().min(1).max(MAX_WORKTREE_PORTS).describe('Ports each worktree gets.'),
+    range: z
+      .tuple([z.number().int().min(1).max(65_535), z.number().int().min(1).max(65_535)])
+      .describe('Lowest and highest port handed out, both included.'),
+  })
+  .superRefine((v, ctx) => {
+    const [low, high] = v.range;
+    if (low > high)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['range'],
+        message: `range [${low}, ${high}]: the low end is above the high end`,
+      });
+    else if (high - low + 1 < v.count)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['range'],
+        message: `range [${low}, ${high}] holds ${high - low + 1} port(s), fewer than count ${v.count}: not even one worktree would fit`,
+      });
+  });
+
+/** Names a .env file can carry; HUB_PORT_<n> is hub's own. */
+const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+const WorktreeEnvSchema = z
+  .record(
+    z.string(),
+    z
+      .string()
+      .max(4096)
+      .refine((v) => !/[\r\n\0]/.test(v), 'one line (no line break or NUL)'),
+  )
+  .refine((r) => Object.keys(r).length <= 200, 'at most 200 variables');
+
+/** A placeholder of an env template: `{agent_id}`, `{task_id}`, `{port_<n>}`. */
+export const ENV_PLACEHOLDER_RE = /\{([^{}]*)\}/g;
+
+function checkEnvPlaceholders(
+  w: { env?: Record<string, string> | undefined; ports?: { count: number } | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const count = w.ports?.count ?? 0;
+  for (const key of Object.keys(w.env ?? {}))
+    if (!ENV_NAME_RE.test(key) || /^HUB_PORT_\d+$/.test(key))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env', key],
+        message: ENV_NAME_RE.test(key)
+          ? `${key}: HUB_PORT_<n> is written by hub from the leased ports`
+          : `'${key}' is not a variable name (letters, digits and _, not starting with a digit)`,
+      });
+  for (const [key, value] of Object.entries(w.env ?? {}))
+    for (const m of value.matchAll(ENV_PLACEHOLDER_RE)) {
+      const name = m[1]!;
+      const port = /^port_(\d+)$/.exec(name);
+      if (name === 'agent_id' || name === 'task_id') continue;
+      if (port && Number(port[1]) >= 1 && Number(port[1]) <= count) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env', key],
+        message: port
+          ? `{${name}}: coordination.worktree.ports gives ${count} port(s) per worktree, so {port_1}..{port_${count}} exist`
+          : `{${name}} is not a placeholder; use {agent_id}, {task_id} or {port_1}..{port_<count>}`,
+      });
+    }
+}
+
 export const CoordinationConfigSchema = z.strictObject({
   branch_pattern: z
     .string()
@@ -124,7 +197,14 @@ export const CoordinationConfigSchema = z.strictObject({
   worktree: z
     .strictObject({
       post_create: PostCreateSchema.optional().describe('Hooks run after a worktree is created.'),
+      ports: WorktreePortsSchema.optional().describe(
+        'Ports each new worktree leases from a range, none shared with another live worktree of the machine.',
+      ),
+      env: WorktreeEnvSchema.optional().describe(
+        "Variables written to the worktree's .env.hub; values may use {agent_id}, {task_id}, {port_1}...",
+      ),
     })
+    .superRefine(checkEnvPlaceholders)
     .optional(),
 });
 

@@ -33,10 +33,29 @@ const shown = (v: unknown): string =>
           .map(([k, x]) => `${k} ${String(x)}`)
           .join(', ')}}`
       : String(v);
+/** Summary keys listed under the table rather than in it. */
+const LISTED_BELOW = new Set(['leases_live']);
 const showSummary = (summary: Record<string, unknown>) =>
   Object.entries(summary)
+    .filter(([k]) => !LISTED_BELOW.has(k))
     .map(([k, v]) => `${k} ${shown(v)}`)
     .join(', ');
+
+/** The live leases of the acl summary, one line each with its fence. */
+function leaseLines(r: AosStatus): string[] {
+  const acl = r.subsystems.acl;
+  const live = acl?.available
+    ? (acl.summary.leases_live as Array<Record<string, unknown>> | undefined)
+    : undefined;
+  if (!live?.length) return [];
+  return [
+    'live leases:',
+    ...live.map(
+      (l) =>
+        `  ${l.repository} task ${l.task_id}: ${l.agent_id} fence ${l.fence ?? '-'} until ${l.expires_at}`,
+    ),
+  ];
+}
 
 export const aosStatusOp = defineOp({
   id: 'aos.status',
@@ -50,14 +69,17 @@ export const aosStatusOp = defineOp({
   cli: {
     command: 'aos status',
     human: (r) =>
-      table(
-        Object.entries(r.subsystems).map(([name, v]) => [
-          name,
-          v.available ? 'ok' : 'unavailable',
-          v.available ? showSummary(v.summary) : v.error,
-        ]),
-        ['SUBSYSTEM', 'STATE', 'SUMMARY'],
-      ),
+      [
+        table(
+          Object.entries(r.subsystems).map(([name, v]) => [
+            name,
+            v.available ? 'ok' : 'unavailable',
+            v.available ? showSummary(v.summary) : v.error,
+          ]),
+          ['SUBSYSTEM', 'STATE', 'SUMMARY'],
+        ),
+        ...leaseLines(r),
+      ].join('\n'),
   },
   mcp: { tool: 'hub_aos_status', when: 'Use when you need the whole picture.' },
   http: [{ method: 'GET', route: '/v3/ops/aos/status', input: 'query' }],

@@ -47,7 +47,7 @@ const leaseIdField = cliHelp(z.string().min(1).optional(), 'Lease id (ls-...).')
 const taskRefField = z.string().min(1).optional().describe('Task whose lease it is (instead of `lease_id`).');
 
 const leaseLine = (l: Lease) =>
-  `${l.lease_id} [${l.status}] ${l.repository} task ${l.task_id} agent ${l.agent_id}${l.branch ? ` on ${l.branch}` : ''} until ${l.expires_at}`;
+  `${l.lease_id} [${l.status}] ${l.repository} task ${l.task_id} agent ${l.agent_id}${l.fence !== undefined ? ` fence ${l.fence}` : ''}${l.branch ? ` on ${l.branch}` : ''} until ${l.expires_at}`;
 
 export interface AcquireOutput extends AcquireResult {
   /** The allocation --allocate made or found (null without --allocate). */
@@ -63,7 +63,9 @@ export const leaseAcquire = defineOp({
   summary: "Take a task's lease in a repository for a TTL; another agent's live lease refuses it.",
   description:
     'One live lease per repository and task; the same agent acquiring again renews it. An expired lease is taken ' +
-    'over (and recorded expired). --branch names a branch allocated to this agent; --allocate allocates it first ' +
+    'over (and recorded expired). Every grant carries a fence: a number that grows with each grant in the ' +
+    'repository and is never reused, so a later lease of the task has a larger one (merge integrate refuses work ' +
+    'carrying an older one); renewals keep theirs. --branch names a branch allocated to this agent; --allocate allocates it first ' +
     '(named --branch, else from coordination.branch_pattern) and releases it again if the lease is refused. These ' +
     'leases are not handoff claims.',
   input: z.strictObject({
@@ -250,10 +252,11 @@ export const leaseList = pagedList(
             l.repository,
             l.task_id,
             l.agent_id,
+            l.fence === undefined ? '-' : String(l.fence),
             l.branch ?? '-',
             l.expires_at,
           ]),
-          ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'BRANCH', 'EXPIRES'],
+          ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'FENCE', 'BRANCH', 'EXPIRES'],
         ) || 'no leases',
     },
     mcp: { tool: 'hub_lease_list', when: 'Use when you need to know who holds which task.' },

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { checkAgentId } from '../acl/index.js';
+import { checkAgentId, checkTaskId } from '../acl/index.js';
 import { ValidationError } from '../infra/index.js';
 import {
   blockOf,
@@ -19,6 +19,7 @@ import {
   TransitionSchema,
   transitionMerge,
 } from '../merge/index.js';
+import { aclTaskId } from '../taskgraph/index.js';
 import { aclFields } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import { cliHelp } from './cli-help.js';
@@ -42,7 +43,10 @@ const SHA = z
 
 /** One line per request: id, status, what into what, where. */
 export const mergeLine = (m: MergeRequest) =>
-  `${m.merge_id} [${m.status}] ${m.repository}: ${m.source_branch} -> ${m.target_branch}${m.commit_sha ? ` at ${m.commit_sha.slice(0, 12)}` : ''}`;
+  `${m.merge_id} [${m.status}] ${m.repository}: ${m.source_branch} -> ${m.target_branch}${m.fence !== undefined ? ` (task ${m.task_id} fence ${m.fence})` : ''}${m.commit_sha ? ` at ${m.commit_sha.slice(0, 12)}` : ''}`;
+
+/** A request's fence for a table cell: `3 (T-1)`, or `-` for an unfenced request. */
+const fenceCell = (m: MergeRequest) => (m.fence !== undefined ? `${m.fence} (${m.task_id})` : '-');
 
 /** The request's outcome for people: conflict files and the commands that take it, a failed validator, an error. */
 export function outcomeLines(m: MergeRequest): string[] {
@@ -61,7 +65,12 @@ export function outcomeLines(m: MergeRequest): string[] {
     const tail = (failed.stderr || failed.stdout).trimEnd().split('\n').slice(-10);
     out.push(...tail.map((l) => `    ${l}`));
   }
-  if (m.error_message) out.push(`  ${m.retryable ? 'failed (retryable)' : 'failed'}: ${m.error_message}`);
+  if (m.error_message && !m.stale_fence)
+    out.push(`  ${m.retryable ? 'failed (retryable)' : 'failed'}: ${m.error_message}`);
+  if (m.stale_fence)
+    out.push(
+      `  refused (stale_fence): fence ${m.stale_fence.fence} of task ${m.stale_fence.task_id}${m.stale_fence.current ? `; the task is leased to ${m.stale_fence.current.agent_id} with fence ${m.stale_fence.current.fence}` : ''}`,
+    );
   return out;
 }
 
@@ -106,7 +115,9 @@ export const mergeEnqueue = defineOp({
     'make it). The same source already queued or running into the same target is returned (created: false). ' +
     'A target checked out in a worktree here is accepted with a warning (warnings: target_checked_out, with the ' +
     'command that frees it): integrate passes over such a request until the checkout lets go of the branch. ' +
-    'Records merges/<repo key> atomically and a MergeEnqueued event (source merge).',
+    "With `agent_id` the request carries the fence of that agent's lease of its task (`task_id`, else the task " +
+    'of `graph_id` and `node_id`, else that of its lease on the branch): integrate, promote and rollup refuse it once ' +
+    'the task was leased again (stale_fence). Records merges/<repo key> atomically and a MergeEnqueued event.',
   input: z.strictObject({
     repository: aclFields.repository,
     branch: z.string().min(1).describe('Source branch to merge.'),
@@ -114,6 +125,13 @@ export const mergeEnqueue = defineOp({
     node_id: cliHelp(z.string().min(1).max(200).optional(), 'Task graph node the branch belongs to.'),
     graph_id: cliHelp(z.string().min(1).max(200).optional(), 'Task graph of that node.'),
     agent_id: cliHelp(aclFields.agent_id.optional(), 'Agent whose work the branch is.'),
+    task_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "ACL task the branch is the work of (default: `graph_id`.`node_id`, else the task of the agent's lease on the branch).",
+      ),
     git: cliHelp(
       z
         .boolean()
@@ -129,12 +147,19 @@ export const mergeEnqueue = defineOp({
   handler: async (ctx, input): Promise<EnqueueOutput> => {
     const target = await mergeTarget(ctx, input.repository);
     if (input.agent_id !== undefined) checkAgentId(input.agent_id);
+    const taskId =
+      input.task_id !== undefined
+        ? checkTaskId(input.task_id)
+        : input.graph_id !== undefined && input.node_id !== undefined
+          ? aclTaskId(input.graph_id, input.node_id)
+          : undefined;
     const req = {
       source_branch: input.branch,
       target_branch: input.into,
       ...(input.node_id === undefined ? {} : { node_id: input.node_id }),
       ...(input.graph_id === undefined ? {} : { graph_id: input.graph_id }),
       ...(input.agent_id === undefined ? {} : { agent_id: input.agent_id }),
+      ...(taskId === undefined ? {} : { task_id: taskId }),
     };
     let heads: { source_sha?: string; target_sha?: string };
     if (input.git) {
@@ -173,7 +198,7 @@ export const mergeEnqueue = defineOp({
     command: 'merge enqueue',
     human: (r) =>
       [
-        `${r.created ? 'queued' : 'already queued'} ${mergeLine(r.merge)}`,
+        `${r.created ? 'queued' : r.refenced ? 'already queued, now under this fence:' : 'already queued'} ${mergeLine(r.merge)}`,
         ...r.warnings.map((w) => `warning: ${w.message}`),
       ].join('\n'),
   },
@@ -224,9 +249,10 @@ export const mergeStatus = defineOp({
               m.repository,
               m.source_branch,
               m.target_branch,
+              fenceCell(m),
               m.updated_at,
             ]),
-            ['MERGE', 'STATUS', 'REPOSITORY', 'BRANCH', 'INTO', 'UPDATED'],
+            ['MERGE', 'STATUS', 'REPOSITORY', 'BRANCH', 'INTO', 'FENCE', 'UPDATED'],
           )}\n${r.merges.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
   },
   mcp: { tool: 'hub_merge_status', when: 'Use when you need to know where a merge stands.' },

@@ -19,5 +19,7 @@ export function worktreeConfig(ctx: OpContext): WorktreeConfig {
     },
     postCreate: c.coordination.worktree?.post_create,
     perTask: c.coordination.worktree_per_task,
+    ports: c.coordination.worktree?.ports,
+    env: c.coordination.worktree?.env,
   };
 }

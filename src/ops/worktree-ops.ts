@@ -48,9 +48,10 @@ const viewRows = (list: WorktreeView[]) =>
       w.agent_id,
       w.task_id,
       w.branch ?? '(detached)',
+      w.ports?.length ? w.ports.join(',') : '-',
       w.current_path ?? w.path,
     ]),
-    ['ID', 'STATE', 'AGENT', 'TASK', 'BRANCH', 'PATH'],
+    ['ID', 'STATE', 'AGENT', 'TASK', 'BRANCH', 'PORTS', 'PATH'],
   );
 
 const outcomeLine = (o: WorktreeOutcome) => {
@@ -68,7 +69,9 @@ export const worktreeCreate = defineOp({
     'branch allocate --name would (coordination.allowed_branch_prefixes, one holder per name) and started at ' +
     "--base, else the checkout's HEAD; the result says so (base_ref, base_sha, allocation). A branch checked out in " +
     'another worktree is refused (409). coordination.worktree.post_create links or copies gitignored files from ' +
-    'the main checkout and runs a command without a shell. Records worktrees/<repo key> and a WorktreeCreated event.',
+    'the main checkout and runs a command without a shell. coordination.worktree.ports leases ports no other live ' +
+    'worktree of this machine holds (returned as ports, released by destroy and gc); they and the rendered ' +
+    'coordination.worktree.env are written to a git-ignored .env.hub in the worktree (HUB_PORT_1..N). Records worktrees/<repo key> and a WorktreeCreated event.',
   input: z.strictObject({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
@@ -90,7 +93,9 @@ export const worktreeCreate = defineOp({
     human: (r) => {
       const cmd = r.post_create.command;
       const hook = cmd ? `\npost_create command exited ${cmd.exit_code ?? cmd.signal}` : '';
-      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${startedLine(r)}${hook}`;
+      const ports = r.ports.length ? `\nports ${r.ports.join(', ')}` : '';
+      const env = r.env_file ? `\nenv written to ${r.env_file}` : '';
+      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${startedLine(r)}${ports}${env}${hook}`;
     },
   },
   mcp: { tool: 'hub_worktree_create', when: 'Use when a task needs its own checkout.' },

@@ -19,6 +19,7 @@ export const KNOWN_COLLECTIONS = [
   'worktrees',
   'claims',
   'agents',
+  'ports',
   'events',
   'concepts',
   // orchestration: task graphs, runs, routing, merges, scheduling
