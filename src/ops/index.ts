@@ -27,6 +27,7 @@ export {
 export type {
   AnyOperation,
   CliBinding,
+  Gate,
   HttpBinding,
   McpBinding,
   OpAttributes,
