@@ -1,10 +1,24 @@
 import type { Command } from 'commander';
+import type { McpServeArgs } from './mcp-serve-fast.js';
 import { writeErr, writeOut } from './output.js';
 
 const TOOLS_HELP =
   'Tools to serve: full, core, a toolset, or a comma list of profiles, toolsets and tool names (hub mcp tools lists them).';
 const DYNAMIC_HELP =
   'Also serve hub_toolsets_list and hub_toolsets_enable, with which the agent adds toolsets while it runs.';
+
+/** Runs `hub mcp serve` until stdin ends (commander's action and main's fast path both end here). */
+export async function serveMcpCommand(args: McpServeArgs): Promise<void> {
+  const { serveMcpStdio } = await import('../mcp/index.js');
+  await serveMcpStdio({
+    root: args.root ?? args.manifest ?? '.',
+    tools: args.tools,
+    dynamic: args.dynamic,
+    cwd: process.cwd(),
+    env: process.env,
+    log: writeErr,
+  });
+}
 
 /**
  * `hub mcp serve` (the MCP tool server on stdio) and `hub mcp tools` (what a profile serves and its size in
@@ -32,15 +46,10 @@ export function addMcpServeCommand(program: Command): void {
     )
     .action(async (opts: { root?: string; tools: string; dynamic?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals();
-      const root = opts.root ?? ((globals.configPath ?? globals.definition) as string | undefined) ?? '.';
-      const { serveMcpStdio } = await import('../mcp/index.js');
-      await serveMcpStdio({
-        root,
-        tools: opts.tools,
+      await serveMcpCommand({
+        ...opts,
         dynamic: opts.dynamic === true,
-        cwd: process.cwd(),
-        env: process.env,
-        log: writeErr,
+        manifest: (globals.configPath ?? globals.definition) as string | undefined,
       });
     });
 

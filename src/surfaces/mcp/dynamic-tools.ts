@@ -57,13 +57,20 @@ export function toolsetArgument(args: Record<string, unknown> | undefined): Tool
   const value = args?.toolset;
   const extra = Object.keys(args ?? {}).filter((k) => k !== 'toolset');
   if (extra.length > 0)
-    throw new ValidationError(`${extra[0]}: unknown argument; ${TOOLSETS_ENABLE_TOOL} takes only \`toolset\``, {
-      field: extra[0],
-      rule: 'known_argument',
-    });
+    throw new ValidationError(
+      `${extra[0]}: unknown argument; ${TOOLSETS_ENABLE_TOOL} takes only \`toolset\``,
+      {
+        field: extra[0],
+        rule: 'known_argument',
+      },
+    );
   if (typeof value === 'string' && Object.hasOwn(TOOLSETS, value)) return value as ToolsetName;
   throw new ValidationError(
     `toolset: ${JSON.stringify(value ?? null)?.slice(0, 80)} is not a toolset; one of ${TOOLSET_NAMES.join(', ')}`,
-    { field: 'toolset', value: typeof value === 'string' ? value.slice(0, 200) : null, rule: 'known_toolset' },
+    {
+      field: 'toolset',
+      value: typeof value === 'string' ? value.slice(0, 200) : null,
+      rule: 'known_toolset',
+    },
   );
 }

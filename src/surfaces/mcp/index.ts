@@ -16,7 +16,6 @@ export {
   toolListTokens,
   toolsetSizes,
 } from './profiles.js';
-export { type ToolsReport, toolsReport, toolsReportText } from './tools-report.js';
 export { MAP_LIMIT, RECENT_EVENTS, RESOURCES, type ResourceDef } from './resources.js';
 export { createHubMcpServer, type HubMcpOptions, serveMcp, toMcpError } from './server.js';
 export {
@@ -28,6 +27,7 @@ export {
   toolEntryOf,
 } from './tool-table.js';
 export { annotationsOf, inputSchemaOf, mcpOperations, toolOf } from './tools-from-registry.js';
+export { type ToolsReport, toolsReport, toolsReportText } from './tools-report.js';
 export {
   DYNAMIC_TOOLS,
   MODULE_TOOLSET,

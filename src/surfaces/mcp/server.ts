@@ -75,7 +75,12 @@ export function toMcpError(err: unknown): Error {
 }
 
 /** The client's error for a tool this server does not serve now, saying how to get it. */
-function unknownTool(name: string, known: ToolEntry | undefined, profile: string, dynamic: boolean): RpcError {
+function unknownTool(
+  name: string,
+  known: ToolEntry | undefined,
+  profile: string,
+  dynamic: boolean,
+): RpcError {
   const how = !known
     ? ''
     : dynamic

@@ -12,7 +12,8 @@ export const TOOLSETS = {
   orchestration: 'Drive a task graph: tasks and their transitions, the scheduler, the agent operating view.',
   merge: 'Land work: the merge queue (enqueue, status, integrate, retry, promote, rollup).',
   runs: 'Record runs and route work: the run ledger, request routes, lanes, policies.',
-  agents: 'Install and dispatch agents: templates, dispatch plans, the agent registry, skills and MCP installs.',
+  agents:
+    'Install and dispatch agents: templates, dispatch plans, the agent registry, skills and MCP installs.',
   workspace: 'Look after the workspace: summary, health, lists, grep, terrain, sync and discovery.',
   org: 'Reach beyond the workspace: index and search the code host organisation, materialize repositories.',
   admin: 'Maintain hub itself: state backend set-up, version check and upgrade.',
