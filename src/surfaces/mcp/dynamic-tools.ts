@@ -1,14 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ValidationError } from '../../infra/index.js';
-import { toolListTokens } from './profiles.js';
-import type { ToolEntry } from './tool-table.js';
 import {
   TOOLSET_NAMES,
   TOOLSETS,
   TOOLSETS_ENABLE_TOOL,
   TOOLSETS_LIST_TOOL,
   type ToolsetName,
-} from './toolsets.js';
+} from '../../ops/index.js';
+import { toolListTokens } from './profiles.js';
+import type { ToolEntry } from './tool-table.js';
 
 /**
  * The two tools `hub mcp serve --dynamic` adds. They belong to no toolset and to no registry operation: they act

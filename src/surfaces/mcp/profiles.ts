@@ -1,8 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { closest } from 'fastest-levenshtein';
-import { didYouMean, UsageError } from '../../infra/index.js';
+import {
+  CORE_TOOLS,
+  PROFILES,
+  selectedNames,
+  selectionWords,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  type ToolRef,
+  type ToolsetName,
+} from '../../ops/index.js';
 import type { ToolEntry } from './tool-table.js';
-import { CORE_TOOLS, PROFILES, TOOLSET_NAMES, TOOLSETS, type ToolsetName } from './toolsets.js';
 
 export { CORE_TOOLS, PROFILES };
 
@@ -12,30 +19,9 @@ export interface ToolSelection {
   entries: ToolEntry[];
 }
 
-const isToolset = (name: string): name is ToolsetName => Object.hasOwn(TOOLSETS, name);
-
-/** The nearest name a user could have meant: close ones first, else the single closest of all. */
-function nearest(entry: string, table: readonly ToolEntry[]): string {
-  const names = entry.startsWith('hub_')
-    ? table.map((e) => e.tool.name)
-    : [...PROFILES, ...TOOLSET_NAMES, ...table.map((e) => e.tool.name.slice(4))];
-  return didYouMean(entry, names, 1)[0] ?? closest(entry, names);
-}
-
-/** The tool names one `--tools` word stands for: a profile, a toolset, or a tool (the `hub_` prefix optional). */
-export function namesOf(entry: string, table: readonly ToolEntry[]): string[] {
-  if (entry === 'full') return table.map((e) => e.tool.name);
-  const known = new Set(table.map((e) => e.tool.name));
-  if (entry === 'core') return CORE_TOOLS.filter((n) => known.has(n));
-  if (isToolset(entry)) return table.filter((e) => e.toolset === entry).map((e) => e.tool.name);
-  const name = entry.startsWith('hub_') ? entry : `hub_${entry}`;
-  if (known.has(name)) return [name];
-  throw new UsageError(
-    `--tools: unknown toolset, profile or tool '${entry}'; did you mean '${nearest(entry, table)}'? ` +
-      `Toolsets: ${TOOLSET_NAMES.join(', ')}; profiles: ${PROFILES.join(', ')}; tools: \`hub mcp tools\``,
-    { field: 'tools', value: entry, rule: 'known_tool', suggestions: [nearest(entry, table)] },
-  );
-}
+/** The refs (name, toolset) of a table, for the registry's selection rules. */
+export const refsOf = (table: readonly ToolEntry[]): ToolRef[] =>
+  table.map((e) => ({ name: e.tool.name, toolset: e.toolset }));
 
 /**
  * Picks the served tools: `full` (default), `core`, a toolset, or a comma list mixing profiles, toolsets and tool
@@ -43,18 +29,8 @@ export function namesOf(entry: string, table: readonly ToolEntry[]): string[] {
  * nearest valid one. The tools keep registry order.
  */
 export function selectTools(table: readonly ToolEntry[], spec = 'full'): ToolSelection {
-  const entries = spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (entries.length === 0)
-    throw new UsageError('--tools: empty list; use core, full, toolsets or tool names', {
-      field: 'tools',
-      value: spec,
-      rule: 'non_empty',
-    });
-  const wanted = new Set(entries.flatMap((entry) => namesOf(entry, table)));
-  return { profile: entries.join(','), entries: table.filter((e) => wanted.has(e.tool.name)) };
+  const wanted = selectedNames(spec, refsOf(table), '--tools');
+  return { profile: selectionWords(spec).join(','), entries: table.filter((e) => wanted.has(e.tool.name)) };
 }
 
 /** The tools/list result a client receives for these entries. */

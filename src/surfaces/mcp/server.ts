@@ -21,6 +21,8 @@ import {
   invoke,
   loadOperation,
   loadOperations,
+  TOOLSETS_ENABLE_TOOL,
+  TOOLSETS_LIST_TOOL,
   workspaceMemo,
 } from '../../ops/index.js';
 import { DYNAMIC_TOOL_DEFS, listToolsets, toolsetArgument } from './dynamic-tools.js';
@@ -32,7 +34,6 @@ import { type ResourceEnv, TextBody } from './resource-env.js';
 import { matchResource, RESOURCES } from './resources.js';
 import { sessionStartPrompt } from './session-prompt.js';
 import { loadToolTable, type ToolEntry } from './tool-table.js';
-import { TOOLSETS_ENABLE_TOOL, TOOLSETS_LIST_TOOL } from './toolsets.js';
 
 /** MCP: resource not found (the protocol's own code; hub errors inside a resource use the hub mapping). */
 const RESOURCE_NOT_FOUND = -32002;

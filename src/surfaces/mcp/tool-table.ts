@@ -5,10 +5,11 @@ import {
   BUILD_ID,
   type Gate,
   loadOperationsByModule,
+  MODULE_TOOLSET,
   type OperationModule,
+  type ToolsetName,
 } from '../../ops/index.js';
 import { toolOf } from './tools-from-registry.js';
-import { MODULE_TOOLSET, type ToolsetName } from './toolsets.js';
 
 /** One MCP tool as served, with what the server needs to load and gate its operation on the first call. */
 export interface ToolEntry {

@@ -1,4 +1,7 @@
-import type { OperationModule } from '../../ops/index.js';
+import { closest } from 'fastest-levenshtein';
+import { DYNAMIC_TOOLS } from '../agents/index.js';
+import { didYouMean, UsageError } from '../infra/index.js';
+import { loadOperationsByModule, type OperationModule } from './operation-modules.js';
 
 /**
  * Toolsets: the MCP tools grouped by what an agent does with them. Each registry module belongs to exactly one
@@ -101,7 +104,65 @@ export const CORE_TOOLS: readonly string[] = [
 /** Profiles: `full` (every tool) and `core` (CORE_TOOLS). */
 export const PROFILES = ['core', 'full'] as const;
 
-/** The two tools `--dynamic` adds: they list toolsets and enable one at run time. */
-export const TOOLSETS_LIST_TOOL = 'hub_toolsets_list';
-export const TOOLSETS_ENABLE_TOOL = 'hub_toolsets_enable';
-export const DYNAMIC_TOOLS: readonly string[] = [TOOLSETS_LIST_TOOL, TOOLSETS_ENABLE_TOOL];
+/** The two tools `--dynamic` adds: they list toolsets and enable one at run time (agent files allow them). */
+export const [TOOLSETS_LIST_TOOL, TOOLSETS_ENABLE_TOOL] = DYNAMIC_TOOLS as [string, string];
+export { DYNAMIC_TOOLS };
+
+/** A tool as selections see it: its name and its toolset. */
+export interface ToolRef {
+  name: string;
+  toolset: ToolsetName;
+}
+
+const isToolset = (name: string): name is ToolsetName => Object.hasOwn(TOOLSETS, name);
+
+/** The nearest name a user could have meant: a close one first, else the single closest of all. */
+function nearest(entry: string, tools: readonly ToolRef[]): string {
+  const names = entry.startsWith('hub_')
+    ? tools.map((t) => t.name)
+    : [...PROFILES, ...TOOLSET_NAMES, ...tools.map((t) => t.name.slice(4))];
+  return didYouMean(entry, names, 1)[0] ?? closest(entry, names);
+}
+
+/** The tool names one selection word stands for: a profile, a toolset, or a tool (the `hub_` prefix optional). */
+export function namesOf(entry: string, tools: readonly ToolRef[], field = 'tools'): string[] {
+  if (entry === 'full') return tools.map((t) => t.name);
+  const known = new Set(tools.map((t) => t.name));
+  if (entry === 'core') return CORE_TOOLS.filter((n) => known.has(n));
+  if (isToolset(entry)) return tools.filter((t) => t.toolset === entry).map((t) => t.name);
+  const name = entry.startsWith('hub_') ? entry : `hub_${entry}`;
+  if (known.has(name)) return [name];
+  const near = nearest(entry, tools);
+  throw new UsageError(
+    `${field}: unknown toolset, profile or tool '${entry}'; did you mean '${near}'? ` +
+      `Toolsets: ${TOOLSET_NAMES.join(', ')}; profiles: ${PROFILES.join(', ')}; tools: \`hub mcp tools\``,
+    { field, value: entry, rule: 'known_tool', suggestions: [near] },
+  );
+}
+
+/** The words of a selection (`core,acl,hub_events`): trimmed, empty ones dropped; an empty selection is refused. */
+export function selectionWords(spec: string, field = 'tools'): string[] {
+  const words = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (words.length === 0)
+    throw new UsageError(`${field}: empty list; use core, full, toolsets or tool names`, {
+      field,
+      value: spec,
+      rule: 'non_empty',
+    });
+  return words;
+}
+
+/** The names a whole selection serves (every word checked; unknown ones refused with the nearest valid name). */
+export function selectedNames(spec: string, tools: readonly ToolRef[], field = 'tools'): Set<string> {
+  return new Set(selectionWords(spec, field).flatMap((w) => namesOf(w, tools, field)));
+}
+
+/** Every MCP tool of the registry with its toolset (loads every operation module). */
+export async function mcpToolRefs(): Promise<ToolRef[]> {
+  return (await loadOperationsByModule()).flatMap(({ module, op }) =>
+    op.mcp ? [{ name: op.mcp.tool, toolset: MODULE_TOOLSET[module] }] : [],
+  );
+}
