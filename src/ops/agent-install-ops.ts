@@ -135,9 +135,7 @@ export const agentCreate = defineOp({
       .min(1)
       .max(2000)
       .optional()
-      .describe(
-        'With `install_mcp`: the tools the entry serves (full, core, toolsets or tool names); default the template’s own, with dynamic toolsets.',
-      ),
+      .describe('Tools the MCP entry serves (default: the template’s own, with dynamic toolsets).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),

@@ -45,13 +45,11 @@ export const mcpInstall = defineOp({
       .min(1)
       .max(2000)
       .optional()
-      .describe(
-        'Tools it serves: full, core, toolsets or tool names, comma-separated (default core, with `dynamic`).',
-      ),
+      .describe('Tools it serves: full, core, toolsets or tool names (default core, with `dynamic`).'),
     dynamic: z
       .boolean()
       .optional()
-      .describe('Let the agent enable more toolsets while it runs (default: on unless `tools` is given).'),
+      .describe('Let the agent enable toolsets at run time (default: on without `tools`).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
