@@ -56,10 +56,13 @@ describe.each(TEMPLATES)('agent create %s --vendor claude_code --install-mcp', (
     }).root;
     git(ws, ['init', '-q', '-b', 'main']);
     env = { HOME: join(dir, 'home'), PATH: pathWithoutThisHub(process.env.PATH ?? '') };
-    const r = runHub(['agent', 'create', id, '--vendor', 'claude_code', '--scope', 'project', '--install-mcp'], {
-      cwd: ws,
-      env,
-    });
+    const r = runHub(
+      ['agent', 'create', id, '--vendor', 'claude_code', '--scope', 'project', '--install-mcp'],
+      {
+        cwd: ws,
+        env,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     // Start the server exactly as the written .mcp.json says: its command, args and env.
     const entry = JSON.parse(readFileSync(join(ws, '.mcp.json'), 'utf8')).mcpServers.hub;
@@ -99,7 +102,9 @@ describe.each(TEMPLATES)('agent create %s --vendor claude_code --install-mcp', (
 
   it('hub_toolsets_enable brings another toolset', async () => {
     const listed = new Set((await client.listTools()).tools.map((t) => t.name));
-    const other = TOOLSET_NAMES.find((s) => selectTools(TABLE, s).entries.some((e) => !listed.has(e.tool.name)))!;
+    const other = TOOLSET_NAMES.find((s) =>
+      selectTools(TABLE, s).entries.some((e) => !listed.has(e.tool.name)),
+    )!;
     const r = await callJson(client, 'hub_toolsets_enable', { toolset: other });
     expect(r.added.length).toBeGreaterThan(0);
     const after = (await client.listTools()).tools.map((t) => t.name);

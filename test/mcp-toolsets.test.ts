@@ -9,13 +9,7 @@ import { createDemo } from '../examples/demo-workspace.mjs';
 import { loadTokenCounter } from '../src/context/index.js';
 import { UsageError } from '../src/infra/index.js';
 import { CORE_TOOLS, PROFILES, TOOLSET_NAMES } from '../src/ops/index.js';
-import {
-  DYNAMIC_TOOL_DEFS,
-  describeTools,
-  selectTools,
-  type ToolEntry,
-  toolsReport,
-} from '../src/surfaces/mcp/index.js';
+import { DYNAMIC_TOOL_DEFS, describeTools, selectTools, type ToolEntry } from '../src/surfaces/mcp/index.js';
 import { toolsetsDocBlock } from '../src/surfaces/mcp/toolsets-doc.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { callJson, connectHub, rpcError } from './mcp-client.js';
@@ -98,7 +92,8 @@ describe('toolsets', () => {
     expect(dynamic.names).toEqual(served.map((t) => t.name));
     expect(dynamic.tokens).toBe(counter.count(JSON.stringify({ tools: served })));
     const text = runHub(['mcp', 'tools']).stdout;
-    for (const t of report.toolsets) expect(text).toMatch(new RegExp(`^${t.name} +${t.tools} +${t.tokens} `, 'm'));
+    for (const t of report.toolsets)
+      expect(text).toMatch(new RegExp(`^${t.name} +${t.tools} +${t.tokens} `, 'm'));
   });
 
   it('docs/mcp.md holds the toolset and installed-defaults tables the code gives', async () => {
@@ -125,7 +120,11 @@ describe('--dynamic, with the SDK client', () => {
   it('starts with the given set plus hub_toolsets_list and hub_toolsets_enable', async () => {
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const listed = (await client.listTools()).tools.map((t) => t.name);
-    expect(listed).toEqual([...names(selectTools(TABLE, 'core').entries), 'hub_toolsets_list', 'hub_toolsets_enable']);
+    expect(listed).toEqual([
+      ...names(selectTools(TABLE, 'core').entries),
+      'hub_toolsets_list',
+      'hub_toolsets_enable',
+    ]);
   });
 
   it('lists every toolset with its tools, cost and whether it is enabled', async () => {

@@ -8,7 +8,10 @@ const thousands = (n: number) => n.toLocaleString('en-US');
 
 /** What a selection served with or without the dynamic pair costs: tool count and tokens. */
 async function cost(table: readonly ToolEntry[], spec: string, dynamic: boolean) {
-  const tools = [...selectTools(table, spec).entries.map((e) => e.tool), ...(dynamic ? DYNAMIC_TOOL_DEFS : [])];
+  const tools = [
+    ...selectTools(table, spec).entries.map((e) => e.tool),
+    ...(dynamic ? DYNAMIC_TOOL_DEFS : []),
+  ];
   return { tools: tools.length, tokens: thousands(await toolListTokens(tools)) };
 }
 
@@ -35,6 +38,8 @@ export async function toolsetsDocBlock(table: readonly ToolEntry[]): Promise<str
   const core = await cost(table, 'core', true);
   lines.push(`| \`mcp install\` | \`--tools core --dynamic\` | ${core.tools} | ${core.tokens} |`);
   const full = await cost(table, 'full', false);
-  lines.push(`| \`mcp install --tools full\`, bare \`hub mcp serve\` | every tool | ${full.tools} | ${full.tokens} |`);
+  lines.push(
+    `| \`mcp install --tools full\`, bare \`hub mcp serve\` | every tool | ${full.tools} | ${full.tokens} |`,
+  );
   return `${lines.join('\n')}\n`;
 }
