@@ -104,6 +104,17 @@ describe('toolsets', () => {
   });
 });
 
+describe('the toolset tools', () => {
+  it('are described as every tool is: what it does, a "Use when" clause, no CLI flag, bounded', () => {
+    for (const t of DYNAMIC_TOOL_DEFS) {
+      expect(t.description, t.name).toMatch(/\. Use when /);
+      expect(t.description, t.name).not.toMatch(/(^|\s)--[a-z]/);
+      expect(t.description!.length, t.name).toBeLessThanOrEqual(220);
+      expect(t.annotations, t.name).toBeDefined();
+    }
+  });
+});
+
 describe('--dynamic, with the SDK client', () => {
   let client: Client;
   const changed: number[] = [];
