@@ -13,10 +13,10 @@ import {
   applyPlans,
   filesHuman,
   hubServerCommand,
-  LEAN_TOOLS,
   type InstallFiles,
   installFields,
   installRoots,
+  LEAN_TOOLS,
 } from './install-support.js';
 import { defineOp, WRITES_IDEMPOTENT } from './registry.js';
 import { bundledSkillsDir, planSkills } from './skills-ops.js';
