@@ -51,6 +51,8 @@ const result = await build({
     cli: join(root, 'src/surfaces/cli/entry.ts'),
     // Imported below to write the command table; never loaded by the CLI itself.
     'describe-commands': join(root, 'src/ops/command-index.ts'),
+    // The same for the MCP tool table.
+    'describe-tools': join(root, 'src/surfaces/mcp/tool-table.ts'),
   },
   outdir: join(root, 'dist'),
   bundle: true,
@@ -104,6 +106,15 @@ const table = await describeCommands();
 const tableFile = join(root, 'dist', 'commands.json');
 writeFileSync(`${tableFile}.${process.pid}.tmp`, JSON.stringify(table));
 renameSync(`${tableFile}.${process.pid}.tmp`, tableFile);
+
+// The MCP tool table (each tool's tools/list entry, toolset, gate and module), so `hub mcp serve` answers
+// tools/list without loading the operation modules; each loads on its tool's first call.
+const { describeTools } = await import(
+  `${pathToFileURL(join(root, 'dist', 'describe-tools.js')).href}?${buildId}`
+);
+const toolsFile = join(root, 'dist', 'mcp-tools.json');
+writeFileSync(`${toolsFile}.${process.pid}.tmp`, JSON.stringify(await describeTools()));
+renameSync(`${toolsFile}.${process.pid}.tmp`, toolsFile);
 
 // The tokenizer's rank table as one binary file: gpt-tokenizer ships its ranks as a 2.4 MB array literal, slow to
 // compile and to index at every load, while the table loads with one read.

@@ -272,7 +272,31 @@ describe('mcp install into every vendor’s file', () => {
         cwd: ws,
       },
     ).json();
-    expect(onPath.entry).toMatchObject({ command: 'hub', args: ['mcp', 'serve', '--root', ws] });
+    expect(onPath.entry).toMatchObject({
+      command: 'hub',
+      args: ['mcp', 'serve', '--root', ws, '--tools', 'core', '--dynamic'],
+    });
+  });
+
+  it('serves core with --dynamic by default; any --tools opts out; an unknown name is refused with the nearest', () => {
+    const serveArgs = (extra: string[]) =>
+      ok([
+        'mcp',
+        'install',
+        '--scope',
+        'project',
+        '--target',
+        'cursor',
+        '--dry-run',
+        ...extra,
+      ]).entry.args.slice(5);
+    expect(serveArgs([])).toEqual(['--tools', 'core', '--dynamic']);
+    expect(serveArgs(['--tools', 'full'])).toEqual(['--tools', 'full']);
+    expect(serveArgs(['--tools', 'core, acl', '--dynamic'])).toEqual(['--tools', 'core,acl', '--dynamic']);
+    const bad = hub(['mcp', 'install', '--scope', 'project', '--target', 'cursor', '--tools', 'core,catalg']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("did you mean 'catalog'?");
+    expect(existsSync(join(ws, '.cursor'))).toBe(false);
   });
 
   it('refuses a project scope outside any git repository', () => {
@@ -381,6 +405,77 @@ describe('agent create', () => {
       expect(again).toMatchObject({ action: 'unchanged', written: [] });
     });
   }
+
+  it('every agent file with a tool allowlist allows the hub tools its template uses, as the vendor names them', () => {
+    const manifest = (id: string) =>
+      parseYaml(
+        readFileSync(join(import.meta.dirname, '..', 'templates', 'agents', id, 'template.yaml'), 'utf8'),
+      );
+    const hubTools = (id: string) => [...manifest(id).mcp_tools, 'hub_toolsets_list', 'hub_toolsets_enable'];
+    const frontMatterOf = (id: string, vendor: string) => {
+      const r = ok(['agent', 'create', id, '--vendor', vendor, '--scope', 'project', '--force']);
+      return parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(read(r.path))![1]!);
+    };
+    // Claude Code: `tools` is one comma-separated string; MCP tools are mcp__<server>__<tool>.
+    const claude = frontMatterOf('repo-implementer', 'claude_code')
+      .tools.split(',')
+      .map((t: string) => t.trim());
+    for (const t of hubTools('repo-implementer')) expect(claude).toContain(`mcp__hub__${t}`);
+    // GitHub Copilot: `tools` is a list; MCP tools are <server>/<tool>.
+    const copilot = frontMatterOf('repo-implementer', 'github_copilot').tools;
+    for (const t of hubTools('repo-implementer')) expect(copilot).toContain(`hub/${t}`);
+    // OpenCode: no map means every tool is on; a map that turns tools off names hub's <server>_<tool> on.
+    expect(frontMatterOf('repo-implementer', 'opencode').tools).toBeUndefined();
+    const triage = frontMatterOf('upstream-triage', 'opencode').tools;
+    expect(triage).toMatchObject({ write: false, edit: false });
+    for (const t of hubTools('upstream-triage')) expect(triage[`hub_${t}`]).toBe(true);
+    // Cursor and the skill vendors write no allowlist: every served tool is allowed.
+    expect(frontMatterOf('repo-implementer', 'cursor').tools).toBeUndefined();
+    expect(frontMatterOf('repo-implementer', 'codex')['allowed-tools']).toBeUndefined();
+  });
+
+  it('--install-mcp serves the template’s tools with --dynamic; a second agent widens the one entry', () => {
+    const create = (id: string, extra: string[] = []) =>
+      hub([
+        'agent',
+        'create',
+        id,
+        '--vendor',
+        'claude_code',
+        '--scope',
+        'project',
+        '--install-mcp',
+        ...extra,
+      ]);
+    const served = () => {
+      const args: string[] = JSON.parse(read(join(ws, '.mcp.json'))).mcpServers.hub.args;
+      return { tools: args[args.indexOf('--tools') + 1]!.split(','), dynamic: args.includes('--dynamic') };
+    };
+    const tools = (id: string): string[] =>
+      parseYaml(
+        readFileSync(join(import.meta.dirname, '..', 'templates', 'agents', id, 'template.yaml'), 'utf8'),
+      ).mcp_tools;
+    expect(create('repo-implementer').code).toBe(0);
+    expect(served()).toEqual({ tools: tools('repo-implementer'), dynamic: true });
+    const second = create('graph-curator');
+    expect(second.code, second.stderr).toBe(0);
+    expect(new Set(served().tools)).toEqual(
+      new Set([...tools('repo-implementer'), ...tools('graph-curator')]),
+    );
+    expect(served().dynamic).toBe(true);
+    // Installing the first again changes nothing; mcp_tools opts out (an entry of another selection then widens).
+    expect(create('repo-implementer').stdout).toContain('unchanged');
+    expect(create('release-auditor', ['--mcp-tools', 'full', '--force']).code).toBe(0);
+    expect(served().tools).toEqual(['full']);
+    // An entry hub did not write (another command) stays a conflict that writes nothing.
+    const file = join(ws, '.mcp.json');
+    const mine = JSON.parse(read(file));
+    mine.mcpServers.hub.command = 'my-own-hub';
+    writeFileSync(file, JSON.stringify(mine));
+    const refused = create('secret-bootstrapper');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(read(file)).mcpServers.hub.command).toBe('my-own-hub');
+  });
 
   it('never silently overwrites a changed agent file, and --install-skills/--install-mcp go all or nothing', () => {
     const first = ok([

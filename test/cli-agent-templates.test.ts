@@ -152,7 +152,7 @@ describe('agent preview and export', () => {
     expect(copilot.filename).toBe('repo-implementer.agent.md');
     expect(frontMatter(copilot.content)).toMatchObject({
       description: expect.any(String),
-      tools: ['read', 'edit', 'search', 'execute'],
+      tools: expect.arrayContaining(['read', 'edit', 'search', 'execute', 'hub/hub_session_begin']),
     });
     const codex = ok(['agent', 'preview', 'repo-implementer', '--vendor', 'codex']);
     expect(codex.filename).toBe('repo-implementer/SKILL.md');

@@ -9,7 +9,7 @@ import { cliHelp } from '../src/ops/cli-help.js';
 import { describeCommand, describeCommands } from '../src/ops/command-index.js';
 import { loadOperations } from '../src/ops/index.js';
 import { defineOp, READ_ONLY } from '../src/ops/registry.js';
-import { CORE_TOOLS, inputSchemaOf, toolListTokens } from '../src/surfaces/mcp/index.js';
+import { CORE_TOOLS, inputSchemaOf, toolListTokens, toolOf } from '../src/surfaces/mcp/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { connectHub } from './mcp-client.js';
 
@@ -158,7 +158,7 @@ describe('tool list token budget', () => {
     const counter = await loadTokenCounter();
     const tokens = counter.count(JSON.stringify({ tools: fullTools }));
     // The served list is what hub counts: the figure `hub mcp tools` prints and the docs quote.
-    expect(tokens).toBe(await toolListTokens(MCP_OPS));
+    expect(tokens).toBe(await toolListTokens(MCP_OPS.map(toolOf)));
     expect(fullTools.map((t) => t.name)).toEqual(MCP_OPS.map((op) => op.mcp!.tool));
     expect(tokens).toBeLessThanOrEqual(FULL_BUDGET);
   });

@@ -124,7 +124,7 @@ describe('tool profiles', () => {
   it('an unknown tool name is a usage error (exit 2)', () => {
     const r = runHub(['mcp', 'serve', '--root', demoRoot, '--tools', 'core,nope']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown tool 'nope'");
+    expect(r.stderr).toContain("unknown toolset, profile or tool 'nope'; did you mean");
     expect(r.stdout).toBe('');
   });
 

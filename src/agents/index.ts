@@ -85,16 +85,19 @@ export { type SessionStartInput, sessionStartPrompt } from './prompts/session-st
 export { type TaskDispatchInput, taskDispatchPrompt } from './prompts/task-dispatch.js';
 export {
   type AnswerFacts,
+  allowedHubTools,
   artifactName,
   bundledTemplatesDir,
   type CheckedAnswers,
   checkAnswers,
   checkTemplateId,
+  DYNAMIC_TOOLS,
   type ExportResult,
   exportTemplate,
   type FrontMatter,
   frontMatterFor,
   frontMatterProblems,
+  HUB_MCP_SERVER,
   initOverlay,
   knownTemplateId,
   type LayerOrigin,
@@ -116,6 +119,7 @@ export {
   templateJsonSchema,
   type ValidationReport,
   validateTemplates,
+  vendorToolName,
   withFrontMatter,
 } from './templates/index.js';
 export {

@@ -16,6 +16,7 @@ import {
   type InstallFiles,
   installFields,
   installRoots,
+  LEAN_TOOLS,
 } from './install-support.js';
 import { defineOp, WRITES_IDEMPOTENT } from './registry.js';
 import { bundledSkillsDir, planSkills } from './skills-ops.js';
@@ -111,8 +112,10 @@ export const agentApply = defineOp({
           scope: 'project',
           roots,
           name: HUB_MCP_ID,
-          server: hubServerCommand(ctx),
+          // As a plain `mcp install`: the core profile with dynamic toolsets; an agent's entry there is widened.
+          server: hubServerCommand(ctx, { tools: LEAN_TOOLS, dynamic: true }),
           force: input.force,
+          widen: true,
         });
         plans.push(m.plan);
         row.mcp = { path: m.path, action: m.plan.action };

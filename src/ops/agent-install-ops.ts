@@ -3,6 +3,7 @@ import * as z from 'zod';
 import {
   bundledTemplatesDir,
   type FileWritePlan,
+  HUB_MCP_SERVER,
   type InstallRoots,
   type InstallScope,
   listBundledSkills,
@@ -25,6 +26,7 @@ import {
   filesHuman,
   hubServerCommand,
   type InstallFiles,
+  installedTools,
   installFields,
   installRoots,
   onCli,
@@ -128,12 +130,18 @@ export const agentCreate = defineOp({
     ),
     install_skills: z.boolean().optional().describe('Also install the template’s recommended skills.'),
     install_mcp: z.boolean().optional().describe('Also add the hub MCP server to the vendor’s MCP file.'),
+    mcp_tools: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('Tools the MCP entry serves (default: the template’s own, with dynamic toolsets).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
   gate: 'none',
   attributes: WRITES,
-  handler: (ctx, input): AgentCreateResult => {
+  handler: async (ctx, input): Promise<AgentCreateResult> => {
     const vendor = vendorOf(input.vendor, 'vendor');
     checkScopeOnSurface(ctx, input.scope);
     const roots = installRoots(ctx, input.scope);
@@ -159,13 +167,21 @@ export const agentCreate = defineOp({
     }
     let mcp: AgentCreateResult['mcp'] = null;
     if (input.install_mcp) {
+      // The entry serves the template's own tools (its mcp_tools) and lets the agent enable more at run time.
+      // `mcp_tools` opts out: exactly that selection. A template without tools of its own gets the core default.
+      const own = template.manifest.mcp_tools;
+      const served =
+        input.mcp_tools !== undefined
+          ? await installedTools(input.mcp_tools, undefined, 'mcp_tools')
+          : await installedTools(own.length > 0 ? own.join(',') : undefined, true, 'mcp_tools');
       const m = planMcpInstall({
         vendor,
         scope: input.scope,
         roots,
-        name: 'hub',
-        server: hubServerCommand(ctx),
+        name: HUB_MCP_SERVER,
+        server: hubServerCommand(ctx, served),
         force: input.force,
+        widen: true,
       });
       plans.push(m.plan);
       mcp = { path: m.path, root_key: m.root_key, name: m.name, action: m.plan.action };

@@ -27,6 +27,7 @@ export {
 export type {
   AnyOperation,
   CliBinding,
+  Gate,
   HttpBinding,
   McpBinding,
   OpAttributes,
@@ -56,4 +57,20 @@ export {
   STATE_ROUTE,
 } from './state-documents.js';
 export { isOpStream, type OpStream } from './stream.js';
+export {
+  CORE_TOOLS,
+  DYNAMIC_TOOLS,
+  MODULE_TOOLSET,
+  mcpToolRefs,
+  namesOf,
+  PROFILES,
+  selectedNames,
+  selectionWords,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  TOOLSETS_ENABLE_TOOL,
+  TOOLSETS_LIST_TOOL,
+  type ToolRef,
+  type ToolsetName,
+} from './toolsets.js';
 export { workspaceMemo } from './workspace-memo.js';

@@ -20,6 +20,7 @@ import { locateManifest, MANIFEST_FILENAME } from '../model/index.js';
 import { findPackageRoot } from '../workspace/index.js';
 import { PACKAGE_NAME } from './build-info.js';
 import type { OpContext } from './context.js';
+import { mcpToolRefs, selectedNames, selectionWords } from './toolsets.js';
 
 /** Fields every install operation shares, so CLI help, MCP schemas and HTTP bodies say the same. */
 export const installFields = {
@@ -107,9 +108,13 @@ function hubOnPath(ctx: OpContext, bin: string): string | undefined {
  * How a vendor starts this hub's MCP server. `hub` when the `hub` on PATH is this hub (portable, survives
  * upgrades); otherwise this Node and this package's bin/hub by absolute path, since editors started from a
  * desktop often lack the shell's PATH. `--root` names the workspace, because `hub mcp serve` does not search
- * parent folders and vendors start servers in folders of their own choosing.
+ * parent folders and vendors start servers in folders of their own choosing. `tools` and `dynamic` become
+ * `--tools` and `--dynamic`.
  */
-export function hubServerCommand(ctx: OpContext, opts: { tools?: string } = {}): McpServerCommand {
+export function hubServerCommand(
+  ctx: OpContext,
+  opts: { tools?: string; dynamic?: boolean } = {},
+): McpServerCommand {
   let manifest: string;
   try {
     manifest = locateManifest(ctx.cwd, ctx.definition);
@@ -121,7 +126,14 @@ export function hubServerCommand(ctx: OpContext, opts: { tools?: string } = {}):
   }
   const real = realpathSync(manifest);
   const root = basename(real) === MANIFEST_FILENAME ? dirname(real) : real;
-  const serve = ['mcp', 'serve', '--root', root, ...(opts.tools ? ['--tools', opts.tools] : [])];
+  const serve = [
+    'mcp',
+    'serve',
+    '--root',
+    root,
+    ...(opts.tools ? ['--tools', opts.tools] : []),
+    ...(opts.dynamic ? ['--dynamic'] : []),
+  ];
   const bin = join(packageRoot(), 'bin', 'hub');
   const env = { HUB_AGENT_MODE: 'true' };
   if (hubOnPath(ctx, bin)) return { command: 'hub', args: serve, env };
@@ -146,4 +158,21 @@ export function filesHuman(r: InstallFiles): string {
       return f.action === 'create' && f.content !== undefined ? `${head}\n${f.content}` : head;
     })
     .join('\n');
+}
+
+/** The lean default of an install: the core profile, with toolsets enabled at run time. */
+export const LEAN_TOOLS = 'core';
+
+/**
+ * The `--tools` and `--dynamic` of an installed entry: the given selection (checked against the registry, an
+ * unknown name refused with the nearest valid one) with `dynamic` only when asked for, or the lean default.
+ */
+export async function installedTools(
+  tools: string | undefined,
+  dynamic: boolean | undefined,
+  field = 'tools',
+): Promise<{ tools: string; dynamic: boolean }> {
+  if (tools === undefined) return { tools: LEAN_TOOLS, dynamic: dynamic ?? true };
+  selectedNames(tools, await mcpToolRefs(), field);
+  return { tools: selectionWords(tools, field).join(','), dynamic: dynamic ?? false };
 }

@@ -6,6 +6,7 @@ import {
   checkScopeOnSurface,
   filesHuman,
   hubServerCommand,
+  installedTools,
   installFields,
   installRoots,
 } from './install-support.js';
@@ -33,7 +34,8 @@ export const mcpInstall = defineOp({
     '.codex/config.toml [mcp_servers.hub], Hermes ~/.hermes/config.yaml (mcp_servers), Windsurf ' +
     '~/.codeium/windsurf/mcp_config.json; OpenClaw has none. Other keys and comments are kept; installing ' +
     'again writes nothing; a file that does not parse is refused and left alone; an entry of the same name ' +
-    'with another value needs --force. The entry serves this workspace (--root).',
+    'with another value needs --force. The entry serves this workspace (--root): by default the core ' +
+    'profile with --dynamic (the agent enables more toolsets as it needs them); --tools full serves every tool.',
   input: z.strictObject({
     scope: installFields.scope,
     target: installFields.target,
@@ -41,24 +43,29 @@ export const mcpInstall = defineOp({
     tools: z
       .string()
       .min(1)
-      .max(500)
+      .max(2000)
       .optional()
-      .describe('Tools it serves: full, core, or a comma list of profiles and tool names.'),
+      .describe('Tools it serves: full, core, toolsets or tool names (default core, with `dynamic`).'),
+    dynamic: z
+      .boolean()
+      .optional()
+      .describe('Let the agent enable toolsets at run time (default: on without `tools`).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
   gate: 'none',
   attributes: WRITES_IDEMPOTENT,
-  handler: (ctx, input): McpInstallResult => {
+  handler: async (ctx, input): Promise<McpInstallResult> => {
     const vendor = vendorOf(input.target, 'target');
     checkScopeOnSurface(ctx, input.scope);
     const roots = installRoots(ctx, input.scope);
+    const served = await installedTools(input.tools, input.dynamic);
     const planned = planMcpInstall({
       vendor,
       scope: input.scope,
       roots,
       name: input.name,
-      server: hubServerCommand(ctx, { tools: input.tools }),
+      server: hubServerCommand(ctx, served),
       force: input.force,
     });
     const applied = applyPlans([planned.plan], input.dry_run ?? false);

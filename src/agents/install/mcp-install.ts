@@ -10,6 +10,7 @@ import {
 } from '../vendors.js';
 import { conflictPlan, type FileWritePlan, planOverState } from './file-writer.js';
 import { isRecord, mergeServerEntry } from './mcp-merge.js';
+import { widenServer } from './mcp-widen.js';
 import { inspectTarget, MAX_CONFIG_BYTES } from './target-file.js';
 
 /** Server names hub writes: a key every vendor's file accepts bare (no dots: TOML and JSON paths split on them). */
@@ -30,6 +31,11 @@ export interface McpInstallRequest {
   name: string;
   server: McpServerCommand;
   force?: boolean;
+  /**
+   * An existing entry that hub wrote for the same server with other tools is widened to serve both selections
+   * (mcp-widen.ts) rather than refused: each installed agent keeps its tools.
+   */
+  widen?: boolean;
 }
 
 export interface McpInstallPlan {
@@ -106,7 +112,26 @@ export function planMcpInstall(req: McpInstallRequest): McpInstallPlan {
       }),
     };
   const text = state.kind === 'file' ? state.text : null;
-  const out = mergeServerEntry(target.target.format, text, { rootKey: target.target.rootKey, name, entry });
+  let out = mergeServerEntry(target.target.format, text, { rootKey: target.target.rootKey, name, entry });
+  const wider =
+    out.kind === 'differs' && req.widen ? widenServer(target.target, out.existing, req.server) : undefined;
+  if (wider) {
+    const widened = mcpEntry(target.target, wider);
+    head.entry = widened;
+    out = mergeServerEntry(target.target.format, text, {
+      rootKey: target.target.rootKey,
+      name,
+      entry: widened,
+    });
+    if (out.kind === 'differs')
+      return {
+        ...head,
+        plan: {
+          ...planOverState(target.path, state, out.text, opts),
+          reason: 'widened to serve both agents’ tools',
+        },
+      };
+  }
   if (out.kind === 'unchanged') return { ...head, plan: planOverState(target.path, state, text ?? '', opts) };
   if (out.kind === 'merged') return { ...head, plan: planOverState(target.path, state, out.text, opts) };
   if (out.kind === 'unparsable')

@@ -78,21 +78,36 @@ describe('bundled agent templates', () => {
   it('puts vendor hints in the front-matter in each vendor spelling', () => {
     const t = resolveTemplate('repo-implementer', roots);
     const fm = (v: (typeof VENDOR_IDS)[number]) => renderTemplate(t, {}, { vendor: VENDORS[v] }).frontMatter;
+    // The template's own tools first, then the hub MCP tools it uses (and the toolset pair) in each vendor's naming.
+    const hub = [...t.manifest.mcp_tools, 'hub_toolsets_list', 'hub_toolsets_enable'];
     expect(fm('claude_code')).toMatchObject({
       name: 'repo-implementer',
       model: 'inherit',
-      tools: 'Read, Write, Edit, Bash, Grep, Glob',
+      tools: ['Read, Write, Edit, Bash, Grep, Glob', ...hub.map((n) => `mcp__hub__${n}`)].join(', '),
     });
-    expect(fm('github_copilot')).toMatchObject({ tools: ['read', 'edit', 'search', 'execute'] });
+    expect(fm('github_copilot')).toMatchObject({
+      tools: ['read', 'edit', 'search', 'execute', ...hub.map((n) => `hub/${n}`)],
+    });
     expect(fm('opencode')).toEqual({ description: t.manifest.description, mode: 'subagent' });
+    expect(fm('cursor')).not.toHaveProperty('tools');
     expect(fm('codex')).toEqual({
       name: 'repo-implementer',
       description: t.manifest.description,
       compatibility: expect.stringContaining('hub CLI'),
     });
-    expect(resolveTemplate('upstream-triage', roots).manifest.vendors.opencode?.tools).toEqual({
+    const triage = resolveTemplate('upstream-triage', roots);
+    expect(triage.manifest.vendors.opencode?.tools).toEqual({ write: false, edit: false });
+    // OpenCode's tools map turns tools off; its hub tools (`<server>_<tool>`) are named on beside them.
+    const map = renderTemplate(triage, {}, { vendor: VENDORS.opencode }).frontMatter.tools;
+    expect(map).toEqual({
       write: false,
       edit: false,
+      ...Object.fromEntries(
+        [...triage.manifest.mcp_tools, 'hub_toolsets_list', 'hub_toolsets_enable'].map((n) => [
+          `hub_${n}`,
+          true,
+        ]),
+      ),
     });
   });
 

@@ -9,6 +9,35 @@ export type FrontMatter = Record<string, unknown>;
 export const SKILL_DESCRIPTION_MAX = 1024;
 const SKILL_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'];
 
+/** The name of hub's MCP server in every vendor file hub writes (`mcp install`, `agent create --install-mcp`). */
+export const HUB_MCP_SERVER = 'hub';
+
+/**
+ * The tools a server started with `--dynamic` adds: an installed agent lists and enables toolsets with them. They
+ * belong to the MCP surface, which names them here so that agent files can allow them.
+ */
+export const DYNAMIC_TOOLS: readonly string[] = ['hub_toolsets_list', 'hub_toolsets_enable'];
+
+/**
+ * A hub MCP tool as a vendor's agent file names it in its tool allowlist: Claude Code `mcp__<server>__<tool>`,
+ * GitHub Copilot `<server>/<tool>`, OpenCode `<server>_<tool>`; undefined for vendors without an allowlist.
+ */
+export function vendorToolName(vendor: VendorId, tool: string, server = HUB_MCP_SERVER): string | undefined {
+  if (vendor === 'claude_code') return `mcp__${server}__${tool}`;
+  if (vendor === 'github_copilot') return `${server}/${tool}`;
+  if (vendor === 'opencode') return `${server}_${tool}`;
+  return undefined;
+}
+
+/** The hub tools an agent of this template calls (its `mcp_tools`, then the dynamic pair), in `vendor`'s naming. */
+export function allowedHubTools(m: TemplateManifest, vendor: VendorId): string[] {
+  if (m.mcp_tools.length === 0) return [];
+  return [...m.mcp_tools, ...DYNAMIC_TOOLS].flatMap((t) => vendorToolName(vendor, t) ?? []);
+}
+
+/** An allowlist with hub's tools added after the template's own (each once). */
+const withHub = (own: readonly string[], hub: readonly string[]) => [...new Set([...own, ...hub])];
+
 /**
  * The front-matter a vendor requires for this template (REFERENCE.md, "Coding-agent vendors"), from the manifest
  * and its vendor hints. Without a vendor: `name` and `description` (what `agent export` writes).
@@ -20,11 +49,11 @@ export function frontMatterFor(m: TemplateManifest, vendor?: VendorSpec): FrontM
   switch (v) {
     case 'claude_code': {
       const h = m.vendors.claude_code ?? {};
-      // Claude Code reads `tools` as one comma-separated string.
+      // Claude Code reads `tools` as one comma-separated string; without one the agent may use every tool.
       return {
         ...base,
         ...(h.model ? { model: h.model } : {}),
-        ...(h.tools ? { tools: h.tools.join(', ') } : {}),
+        ...(h.tools ? { tools: withHub(h.tools, allowedHubTools(m, v)).join(', ') } : {}),
       };
     }
     case 'cursor': {
@@ -33,7 +62,11 @@ export function frontMatterFor(m: TemplateManifest, vendor?: VendorSpec): FrontM
     }
     case 'github_copilot': {
       const h = m.vendors.github_copilot ?? {};
-      return { ...base, ...(h.tools ? { tools: h.tools } : {}), ...(h.model ? { model: h.model } : {}) };
+      return {
+        ...base,
+        ...(h.tools ? { tools: withHub(h.tools, allowedHubTools(m, v)) } : {}),
+        ...(h.model ? { model: h.model } : {}),
+      };
     }
     case 'opencode': {
       const h = m.vendors.opencode ?? {};
@@ -42,7 +75,10 @@ export function frontMatterFor(m: TemplateManifest, vendor?: VendorSpec): FrontM
         description: m.description,
         mode: h.mode ?? 'subagent',
         ...(h.model ? { model: h.model } : {}),
-        ...(h.tools ? { tools: h.tools } : {}),
+        // A tools map turns tools off; hub's are named on, so a wildcard that turns others off leaves them.
+        ...(h.tools
+          ? { tools: { ...h.tools, ...Object.fromEntries(allowedHubTools(m, v).map((t) => [t, true])) } }
+          : {}),
       };
     }
     default: {

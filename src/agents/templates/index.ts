@@ -11,11 +11,15 @@ export {
   type WriteAction,
 } from './export.js';
 export {
+  allowedHubTools,
   checkFrontMatter,
+  DYNAMIC_TOOLS,
   type FrontMatter,
   frontMatterFor,
   frontMatterProblems,
+  HUB_MCP_SERVER,
   SKILL_DESCRIPTION_MAX,
+  vendorToolName,
   withFrontMatter,
 } from './front-matter.js';
 export {

@@ -2,6 +2,7 @@ import type { CommandEntry } from '../../ops/index.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { commandTable } from './command-table.js';
 import { fastParse } from './fast-parse.js';
+import { mcpServeArgs } from './mcp-serve-fast.js';
 import { runCommand } from './run-command.js';
 
 /**
@@ -39,10 +40,21 @@ export async function runFast(
 }
 
 /**
- * The CLI entry point: the only place that sets the exit code. A plain command line is parsed without
- * commander; help, version, the serve commands and every usage error go through commander.
+ * The CLI entry point: the only place that sets the exit code. A plain command line (and a plain `mcp serve`) is
+ * parsed without commander; help, version, the other serve commands and every usage error go through commander.
  */
 export async function main(argv: string[]): Promise<number> {
+  const serve = mcpServeArgs(argv);
+  if (serve) {
+    const { serveMcpCommand } = await import('./mcp-serve-command.js');
+    try {
+      await serveMcpCommand(serve);
+      return 0;
+    } catch (err) {
+      const { reportError } = await import('./output.js');
+      return await reportError(err, false, process.env.HUB_DEBUG === '1');
+    }
+  }
   const io = processIo();
   const entries = await commandTable();
   const code = await runFast(entries, argv, io);

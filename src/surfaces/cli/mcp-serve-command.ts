@@ -1,8 +1,24 @@
 import type { Command } from 'commander';
-import { loadOperations } from '../../ops/index.js';
+import type { McpServeArgs } from './mcp-serve-fast.js';
 import { writeErr, writeOut } from './output.js';
 
-const TOOLS_HELP = 'Tools to serve: full, core, or a comma list of profiles and tool names.';
+const TOOLS_HELP =
+  'Tools to serve: full, core, a toolset, or a comma list of profiles, toolsets and tool names (hub mcp tools lists them).';
+const DYNAMIC_HELP =
+  'Also serve hub_toolsets_list and hub_toolsets_enable, with which the agent adds toolsets while it runs.';
+
+/** Runs `hub mcp serve` until stdin ends (commander's action and main's fast path both end here). */
+export async function serveMcpCommand(args: McpServeArgs): Promise<void> {
+  const { serveMcpStdio } = await import('../mcp/index.js');
+  await serveMcpStdio({
+    root: args.root ?? args.manifest ?? '.',
+    tools: args.tools,
+    dynamic: args.dynamic,
+    cwd: process.cwd(),
+    env: process.env,
+    log: writeErr,
+  });
+}
 
 /**
  * `hub mcp serve` (the MCP tool server on stdio) and `hub mcp tools` (what a profile serves and its size in
@@ -20,45 +36,35 @@ export function addMcpServeCommand(program: Command): void {
       '--root <dir>',
       'Workspace directory holding .hub.yml, or the manifest file (default: -c, else .).',
     )
-    .option('--tools <profile>', TOOLS_HELP, 'full')
+    .option('--tools <list>', TOOLS_HELP, 'full')
+    .option('--dynamic', DYNAMIC_HELP)
     .addHelpText(
       'after',
       '\nstdout carries only protocol messages; logs go to stderr. Reads newline-delimited JSON and\n' +
         'Content-Length framed messages. Tools need a valid .hub.yml in --root (the gate), except\n' +
         'hub_version_check and hub_version_upgrade. See docs/mcp.md.',
     )
-    .action(async (opts: { root?: string; tools: string }, command: Command) => {
+    .action(async (opts: { root?: string; tools: string; dynamic?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals();
-      const root = opts.root ?? ((globals.configPath ?? globals.definition) as string | undefined) ?? '.';
-      const { serveMcpStdio } = await import('../mcp/index.js');
-      await serveMcpStdio({
-        root,
-        tools: opts.tools,
-        cwd: process.cwd(),
-        env: process.env,
-        log: writeErr,
+      await serveMcpCommand({
+        ...opts,
+        dynamic: opts.dynamic === true,
+        manifest: (globals.configPath ?? globals.definition) as string | undefined,
       });
     });
 
   mcp
     .command('tools')
-    .description('List the tools a profile serves, with the token size of the full and core tool lists.')
-    .option('--tools <profile>', TOOLS_HELP, 'full')
+    .description(
+      'List the toolsets with their tools and token cost, and what a selection serves (tokens counted with the real tokenizer).',
+    )
+    .option('--tools <list>', TOOLS_HELP, 'full')
+    .option('--dynamic', 'Count the two tools --dynamic adds in the selection.')
     .option('--json', 'Print the result as JSON.')
-    .action(async (opts: { tools: string }, command: Command) => {
-      const { profileSizes, selectTools } = await import('../mcp/index.js');
-      const ops = await loadOperations();
-      const sizes = await profileSizes(ops, opts.tools);
-      const names = selectTools(ops, opts.tools).ops.map((op) => op.mcp!.tool);
-      const result = { ...sizes, names };
-      if (command.optsWithGlobals().json) await writeOut(JSON.stringify(result));
-      else
-        await writeOut(
-          [
-            `${result.profile}: ${result.tools} tools, ${result.tokens} tokens`,
-            `full: ${sizes.full.tools} tools, ${sizes.full.tokens} tokens; core: ${sizes.core.tools} tools, ${sizes.core.tokens} tokens`,
-            ...names.map((n) => `  ${n}`),
-          ].join('\n'),
-        );
+    .action(async (opts: { tools: string; dynamic?: boolean }, command: Command) => {
+      const { loadToolTable, toolsReport, toolsReportText } = await import('../mcp/index.js');
+      const report = await toolsReport(await loadToolTable(), opts.tools, opts.dynamic === true);
+      if (command.optsWithGlobals().json) await writeOut(JSON.stringify(report));
+      else await writeOut(toolsReportText(report));
     });
 }

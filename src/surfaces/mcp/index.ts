@@ -1,21 +1,41 @@
 import { format } from 'node:util';
 import { type HubMcpOptions, serveMcp } from './server.js';
 
+export {
+  DYNAMIC_TOOLS,
+  MODULE_TOOLSET,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  TOOLSETS_ENABLE_TOOL,
+  TOOLSETS_LIST_TOOL,
+  type ToolsetName,
+} from '../../ops/index.js';
+export { DYNAMIC_TOOL_DEFS, listToolsets } from './dynamic-tools.js';
 export { FramedStdioTransport, MAX_MESSAGE_BYTES } from './framing.js';
 export { type GateState, type GateStatus, gateLocation, readGate } from './gate.js';
 export {
   CORE_TOOLS,
   PROFILES,
-  type ProfileSizes,
-  profileSizes,
+  type SetSize,
   selectTools,
   type ToolSelection,
+  type ToolsetSize,
   toolList,
   toolListTokens,
+  toolsetSizes,
 } from './profiles.js';
 export { MAP_LIMIT, RECENT_EVENTS, RESOURCES, type ResourceDef } from './resources.js';
 export { createHubMcpServer, type HubMcpOptions, serveMcp, toMcpError } from './server.js';
+export {
+  describeTools,
+  loadToolTable,
+  TOOL_TABLE_FILE,
+  type ToolEntry,
+  type ToolTable,
+  toolEntryOf,
+} from './tool-table.js';
 export { annotationsOf, inputSchemaOf, mcpOperations, toolOf } from './tools-from-registry.js';
+export { type ToolsReport, toolsReport, toolsReportText } from './tools-report.js';
 
 /**
  * `hub mcp serve`: MCP over this process's stdin and stdout until stdin ends. stdout carries protocol messages

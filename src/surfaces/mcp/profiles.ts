@@ -1,100 +1,76 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { UsageError } from '../../infra/index.js';
-import type { AnyOperation } from '../../ops/index.js';
-import { mcpOperations, toolOf } from './tools-from-registry.js';
+import {
+  CORE_TOOLS,
+  PROFILES,
+  selectedNames,
+  selectionWords,
+  TOOLSET_NAMES,
+  TOOLSETS,
+  type ToolRef,
+  type ToolsetName,
+} from '../../ops/index.js';
+import type { ToolEntry } from './tool-table.js';
 
-/**
- * The tools of one agent work session, in the order it needs them: orient (begin, pack, resume), find code
- * (resolve, show, graph, search), record progress (objective upsert), coordinate (handoffs, approvals), and the
- * version check that works without a manifest. Listing, editing and admin tools stay in `full`. Names of
- * operations that do not exist yet (hub_context_pack) are skipped until they land.
- */
-export const CORE_TOOLS: readonly string[] = [
-  'hub_session_begin',
-  'hub_context_pack',
-  'hub_context_resume',
-  'hub_component_resolve',
-  'hub_component_show',
-  'hub_component_graph',
-  'hub_repo_search',
-  'hub_objective_upsert',
-  'hub_handoff_list',
-  'hub_handoff_claim',
-  'hub_handoff_complete',
-  'hub_approval_request',
-  'hub_version_check',
-];
-
-export const PROFILES = ['core', 'full'] as const;
+export { CORE_TOOLS, PROFILES };
 
 export interface ToolSelection {
-  /** The profile as given (`full`, `core`, or the comma list). */
+  /** The selection as given (`full`, `core`, or the comma list). */
   profile: string;
-  ops: AnyOperation[];
+  entries: ToolEntry[];
+}
+
+/** The refs (name, toolset) of a table, for the registry's selection rules. */
+export const refsOf = (table: readonly ToolEntry[]): ToolRef[] =>
+  table.map((e) => ({ name: e.tool.name, toolset: e.toolset }));
+
+/**
+ * Picks the served tools: `full` (default), `core`, a toolset, or a comma list mixing profiles, toolsets and tool
+ * names (`core,acl,hub_events`; the `hub_` prefix may be left out). An unknown name is a usage error naming the
+ * nearest valid one. The tools keep registry order.
+ */
+export function selectTools(table: readonly ToolEntry[], spec = 'full'): ToolSelection {
+  const wanted = selectedNames(spec, refsOf(table), '--tools');
+  return { profile: selectionWords(spec).join(','), entries: table.filter((e) => wanted.has(e.tool.name)) };
+}
+
+/** The tools/list result a client receives for these entries. */
+export function toolList(entries: readonly ToolEntry[]): { tools: Tool[] } {
+  return { tools: entries.map((e) => e.tool) };
 }
 
 /**
- * Picks the served operations: `full` (default), `core`, or a comma list mixing profiles and tool names
- * (`core,hub_events`; the `hub_` prefix may be left out). An unknown name is a usage error listing the known ones.
+ * Tokens (o200k BPE, gpt-tokenizer) of the serialized tools/list result of these tools: what they cost a model's
+ * context. The same counter the context packs use (special-token text counted as plain text).
  */
-export function selectTools(ops: readonly AnyOperation[], spec = 'full'): ToolSelection {
-  const all = mcpOperations(ops);
-  const byName = new Map(all.map((op) => [op.mcp!.tool, op]));
-  const wanted = new Set<string>();
-  const entries = spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (entries.length === 0) throw new UsageError('--tools: empty list; use core, full or tool names');
-  for (const entry of entries) {
-    if (entry === 'full') {
-      for (const name of byName.keys()) wanted.add(name);
-    } else if (entry === 'core') {
-      for (const name of CORE_TOOLS) if (byName.has(name)) wanted.add(name);
-    } else {
-      const name = entry.startsWith('hub_') ? entry : `hub_${entry}`;
-      if (!byName.has(name))
-        throw new UsageError(
-          `--tools: unknown tool '${entry}'; use core, full or names of: ${[...byName.keys()].join(', ')}`,
-          { field: 'tools', value: entry, rule: 'known_tool' },
-        );
-      wanted.add(name);
-    }
-  }
-  return { profile: entries.join(','), ops: all.filter((op) => wanted.has(op.mcp!.tool)) };
-}
-
-/** The tools/list result a client receives for these operations. */
-export function toolList(ops: readonly AnyOperation[]): { tools: Tool[] } {
-  return { tools: ops.map(toolOf) };
-}
-
-/** Tokens (o200k BPE, gpt-tokenizer) of the serialized tools/list result: what the list costs a model's context. */
-export async function toolListTokens(ops: readonly AnyOperation[]): Promise<number> {
-  // The same counter the context packs use (special-token text counted as plain text).
+export async function toolListTokens(tools: readonly Tool[]): Promise<number> {
   const { loadTokenCounter } = await import('../../context/index.js');
-  return (await loadTokenCounter()).count(JSON.stringify(toolList(ops)));
+  return (await loadTokenCounter()).count(JSON.stringify({ tools }));
 }
 
-export interface ProfileSizes {
-  profile: string;
+export interface SetSize {
   tools: number;
   tokens: number;
-  full: { tools: number; tokens: number; names: string[] };
-  core: { tools: number; tokens: number; names: string[] };
+  names: string[];
 }
 
-/** Tool counts and token sizes of the chosen profile, the full list and the core list. */
-export async function profileSizes(ops: readonly AnyOperation[], spec = 'full'): Promise<ProfileSizes> {
-  const chosen = selectTools(ops, spec);
-  const full = selectTools(ops, 'full');
-  const core = selectTools(ops, 'core');
-  const names = (s: ToolSelection) => s.ops.map((op) => op.mcp!.tool);
-  return {
-    profile: chosen.profile,
-    tools: chosen.ops.length,
-    tokens: await toolListTokens(chosen.ops),
-    full: { tools: full.ops.length, tokens: await toolListTokens(full.ops), names: names(full) },
-    core: { tools: core.ops.length, tokens: await toolListTokens(core.ops), names: names(core) },
-  };
+export interface ToolsetSize extends SetSize {
+  name: ToolsetName;
+  description: string;
+}
+
+/** The size of a list of tools: how many, their names, what the list costs. */
+export async function sizeOf(tools: readonly Tool[]): Promise<SetSize> {
+  return { tools: tools.length, tokens: await toolListTokens(tools), names: tools.map((t) => t.name) };
+}
+
+/** Every toolset with its tools and what its list costs in tokens. */
+export async function toolsetSizes(table: readonly ToolEntry[]): Promise<ToolsetSize[]> {
+  const out: ToolsetSize[] = [];
+  for (const name of TOOLSET_NAMES)
+    out.push({
+      name,
+      description: TOOLSETS[name],
+      ...(await sizeOf(table.filter((e) => e.toolset === name).map((e) => e.tool))),
+    });
+  return out;
 }

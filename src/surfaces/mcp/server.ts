@@ -11,7 +11,6 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMapping } from '../../infra/index.js';
 import {
@@ -20,16 +19,21 @@ import {
   createStorePool,
   HUB_VERSION,
   invoke,
+  loadOperation,
   loadOperations,
+  TOOLSETS_ENABLE_TOOL,
+  TOOLSETS_LIST_TOOL,
   workspaceMemo,
 } from '../../ops/index.js';
+import { DYNAMIC_TOOL_DEFS, listToolsets, toolsetArgument } from './dynamic-tools.js';
 import { FramedStdioTransport } from './framing.js';
 import { ensureActive, type GateStatus, gateLocation, readGate } from './gate.js';
-import { selectTools, type ToolSelection, toolList } from './profiles.js';
+import { selectTools, type ToolSelection } from './profiles.js';
 import { checkRequestParams } from './request-params.js';
 import { type ResourceEnv, TextBody } from './resource-env.js';
 import { matchResource, RESOURCES } from './resources.js';
 import { sessionStartPrompt } from './session-prompt.js';
+import { loadToolTable, type ToolEntry } from './tool-table.js';
 
 /** MCP: resource not found (the protocol's own code; hub errors inside a resource use the hub mapping). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -38,14 +42,16 @@ const SESSION_PROMPT = 'hub_session_start';
 export interface HubMcpOptions {
   /** `--root`: the workspace directory (or a manifest file). */
   root: string;
-  /** `--tools`: core, full (default) or a comma list. */
+  /** `--tools`: core, full (default), a toolset, or a comma list of profiles, toolsets and tool names. */
   tools?: string;
+  /** `--dynamic`: also serve hub_toolsets_list and hub_toolsets_enable, which add toolsets at run time. */
+  dynamic?: boolean;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   /** Diagnostics (stderr); never protocol. */
   log: (line: string) => void;
-  /** The registry to serve (tests may pass a subset); default every operation. */
-  ops?: readonly AnyOperation[];
+  /** The tool table to serve from; default the build's table (dist/mcp-tools.json). */
+  table?: readonly ToolEntry[];
 }
 
 /**
@@ -69,25 +75,66 @@ export function toMcpError(err: unknown): Error {
   return new RpcError(m.jsonRpc, m.body.error.message, m.body.error);
 }
 
-function instructionsFor(gate: GateStatus): string {
+/** The client's error for a tool this server does not serve now, saying how to get it. */
+function unknownTool(
+  name: string,
+  known: ToolEntry | undefined,
+  profile: string,
+  dynamic: boolean,
+): RpcError {
+  const how = !known
+    ? ''
+    : dynamic
+      ? ` (not served: it is in toolset '${known.toolset}'; call ${TOOLSETS_ENABLE_TOOL} with toolset '${known.toolset}')`
+      : ` (profile '${profile}'; it is in toolset '${known.toolset}': restart the server with --tools ${known.toolset}, --tools full or --dynamic)`;
+  return new RpcError(ErrorCode.InvalidParams, `unknown tool '${name}'${how}`, {
+    code: 'not_found',
+    message: `unknown tool '${name}'`,
+    ...(known ? { details: { toolset: known.toolset } } : {}),
+  });
+}
+
+function instructionsFor(gate: GateStatus, dynamic: boolean): string {
   const base =
     'hub: catalog and coordination of a multi-repository workspace. Start with hub_session_begin; map file ' +
-    'paths with hub_component_resolve; record progress with hub_objective_upsert. Read hub://workspace/map to orient.';
+    'paths with hub_component_resolve; record progress with hub_objective_upsert. Read hub://workspace/map to orient.' +
+    (dynamic
+      ? ` More tools come in toolsets: ${TOOLSETS_LIST_TOOL} lists them, ${TOOLSETS_ENABLE_TOOL} adds one.`
+      : '');
   if (gate.active) return base;
   return `${base}\nThe gate is ${gate.state}: ${gate.message}. Fix: ${(gate.fix ?? []).join('; ')}. Until then only hub_version_check and hub_version_upgrade work.`;
 }
 
 /** The low-level MCP server of hub: every tool and resource handler, before a transport is connected. */
-export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOperation[] }): {
+export function createHubMcpServer(opts: HubMcpOptions & { table: readonly ToolEntry[] }): {
   server: Server;
   selection: ToolSelection;
   gate: GateStatus;
+  /** The names of the tools served now (grows as toolsets are enabled). */
+  served: ReadonlySet<string>;
 } {
-  const { ops } = opts;
-  const selection = selectTools(ops, opts.tools);
+  const { table } = opts;
+  const selection = selectTools(table, opts.tools);
+  const served = new Set(selection.entries.map((e) => e.tool.name));
+  const dynamic = opts.dynamic === true;
   const loc = gateLocation(opts.root, opts.cwd);
   const gate = readGate(loc, opts.env);
-  const byName = new Map(selection.ops.map((op) => [op.mcp!.tool, op]));
+  const byName = new Map(table.map((e) => [e.tool.name, e]));
+  // Operations load on their first call (a module each), not at start-up: tools/list needs only the table.
+  const loaded = new Map<string, Promise<AnyOperation>>();
+  const operationOf = (e: ToolEntry) => {
+    let op = loaded.get(e.id);
+    if (!op) {
+      op = loadOperation(e.module, e.id);
+      loaded.set(e.id, op);
+    }
+    return op;
+  };
+  let allOps: Promise<AnyOperation[]> | undefined;
+  const operations = () => {
+    allOps ??= loadOperations();
+    return allOps;
+  };
   // One store per server process (a memory store keeps its documents from one tool call to the next).
   const stores = createStorePool();
   const newContext = workspaceMemo(
@@ -102,7 +149,13 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
       }),
     loc.manifest,
   );
-  const serverFacts = { name: 'hub', version: HUB_VERSION, profile: selection.profile, tools: byName.size };
+  const serverFacts = () => ({
+    name: 'hub',
+    version: HUB_VERSION,
+    profile: selection.profile,
+    tools: served.size,
+    ...(dynamic ? { dynamic: true } : {}),
+  });
   // An internal error reaches the client as its message only; its stack goes to stderr for whoever runs the server.
   const fail = (what: string, err: unknown): Error => {
     const e = toMcpError(err);
@@ -114,41 +167,59 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
     {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: {} },
-      instructions: instructionsFor(gate),
+      capabilities: { tools: { listChanged: dynamic }, resources: { listChanged: false }, prompts: {} },
+      instructions: instructionsFor(gate, dynamic),
     },
   );
 
-  let tools: Tool[] | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    tools ??= toolList(selection.ops).tools;
-    return { tools };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [
+      ...table.filter((e) => served.has(e.tool.name)).map((e) => e.tool),
+      ...(dynamic ? DYNAMIC_TOOL_DEFS : []),
+    ],
+  }));
+
+  const asResult = (result: unknown): CallToolResult => {
+    const text = JSON.stringify(result) ?? 'null';
+    const structured = JSON.parse(text) as unknown;
+    return {
+      content: [{ type: 'text', text }],
+      ...(structured && typeof structured === 'object' && !Array.isArray(structured)
+        ? { structuredContent: structured as Record<string, unknown> }
+        : {}),
+    };
+  };
+
+  /** Adds a toolset's tools; tells the client its list changed when any tool was new. */
+  const enable = async (args: Record<string, unknown> | undefined) => {
+    const toolset = toolsetArgument(args);
+    const added = table
+      .filter((e) => e.toolset === toolset && !served.has(e.tool.name))
+      .map((e) => e.tool.name);
+    for (const name of added) served.add(name);
+    if (added.length > 0) await server.sendToolListChanged();
+    return { toolset, added, enabled: true, tools: served.size };
+  };
 
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    const op = byName.get(req.params.name);
-    if (!op) {
-      const hint =
-        selection.profile === 'full' ? '' : ` (profile '${selection.profile}'; restart with --tools full)`;
-      throw new RpcError(ErrorCode.InvalidParams, `unknown tool '${req.params.name}'${hint}`, {
-        code: 'not_found',
-        message: `unknown tool '${req.params.name}'`,
-      });
+    const name = req.params.name;
+    if (dynamic && name === TOOLSETS_LIST_TOOL) return asResult(await listToolsets(table, served));
+    if (dynamic && name === TOOLSETS_ENABLE_TOOL) {
+      try {
+        return asResult(await enable(req.params.arguments));
+      } catch (err) {
+        throw fail(name, err);
+      }
     }
+    const entry = served.has(name) ? byName.get(name) : undefined;
+    if (!entry) throw unknownTool(name, byName.get(name), selection.profile, dynamic);
     try {
+      const op = await operationOf(entry);
       const ctx = newContext();
-      if (op.gate === 'active') ensureActive(ctx, loc);
-      const result = await invoke(op, ctx, req.params.arguments ?? {});
-      const text = JSON.stringify(result) ?? 'null';
-      const structured = JSON.parse(text) as unknown;
-      return {
-        content: [{ type: 'text', text }],
-        ...(structured && typeof structured === 'object' && !Array.isArray(structured)
-          ? { structuredContent: structured as Record<string, unknown> }
-          : {}),
-      };
+      if (entry.gate === 'active') ensureActive(ctx, loc);
+      return asResult(await invoke(op, ctx, req.params.arguments ?? {}));
     } catch (err) {
-      throw fail(req.params.name, err);
+      throw fail(name, err);
     }
   });
 
@@ -175,7 +246,13 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
       if (!found) throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
       const ctx = newContext();
       if (found.def.active) ensureActive(ctx, loc);
-      const env: ResourceEnv = { ctx, params: found.params, loc, ops, server: serverFacts };
+      const env: ResourceEnv = {
+        ctx,
+        params: found.params,
+        loc,
+        ops: await operations(),
+        server: serverFacts(),
+      };
       const body = await found.def.read(env);
       const content =
         body instanceof TextBody
@@ -205,8 +282,8 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
         ctx,
         params: new URLSearchParams(),
         loc,
-        ops,
-        server: serverFacts,
+        ops: await operations(),
+        server: serverFacts(),
       });
       return { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: body.text } }] };
     } catch (err) {
@@ -214,7 +291,7 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
     }
   });
 
-  return { server, selection, gate };
+  return { server, selection, gate, served };
 }
 
 /**
@@ -224,8 +301,8 @@ export function createHubMcpServer(opts: HubMcpOptions & { ops: readonly AnyOper
 export async function serveMcp(
   opts: HubMcpOptions & { input: Readable; output: Writable },
 ): Promise<{ selection: ToolSelection; gate: GateStatus }> {
-  const ops = opts.ops ?? (await loadOperations());
-  const { server, selection, gate } = createHubMcpServer({ ...opts, ops });
+  const table = opts.table ?? (await loadToolTable());
+  const { server, selection, gate } = createHubMcpServer({ ...opts, table });
   // Request params that break the protocol schema get -32602 with one line, not the SDK's -32603 and a dump.
   const transport = new FramedStdioTransport(opts.input, opts.output, { checkRequest: checkRequestParams });
   const closed = new Promise<void>((resolve) => {
@@ -234,7 +311,7 @@ export async function serveMcp(
   server.onerror = (err) => opts.log(`hub mcp: ${err.message}`);
   await server.connect(transport);
   opts.log(
-    `hub mcp: serving ${selection.ops.length} tools (${selection.profile}) and ${RESOURCES.length} resources; ` +
+    `hub mcp: serving ${selection.entries.length} tools (${selection.profile}${opts.dynamic ? ', dynamic' : ''}) and ${RESOURCES.length} resources; ` +
       `gate ${gate.state} at ${gate.manifest}`,
   );
   await closed;
