@@ -2,8 +2,9 @@ export { type CommandSpec, commandArgv, redactOutput, runCommand } from './comma
 export { AGENT_PLACEHOLDER, conflictFor, literalPattern } from './conflict-commands.js';
 export { type MergeDeps, type MergeTarget, readMerge } from './deps.js';
 export { MERGE_EVENT_KINDS, type MergeEventKind } from './events.js';
-export { checkedOutAt } from './git.js';
+export { casRef, checkedOutAt, gitIdentity, gitWords, withTempWorktree } from './git.js';
 export { integrateMerge } from './integrate.js';
+export { type MergeStep, mergeStep } from './land.js';
 export { type PromoteResult, promoteMerge } from './promote.js';
 export {
   DEFAULT_MERGE_PAGE,
@@ -24,6 +25,7 @@ export {
 } from './queue.js';
 export {
   type CommandRun,
+  CommandRunSchema,
   MERGE_STATUSES,
   MERGES_COLLECTION,
   type MergeConflict,
@@ -47,4 +49,4 @@ export {
   type RollupSkipped,
   rollupBranches,
 } from './rollup.js';
-export { type MergeConfig, type MergeSettings, mergeSettings } from './settings.js';
+export { type MergeCommand, type MergeConfig, type MergeSettings, mergeSettings } from './settings.js';
