@@ -1,7 +1,7 @@
 export { type CommandSpec, commandArgv, redactOutput, runCommand } from './commands.js';
 export { AGENT_PLACEHOLDER, conflictFor, literalPattern } from './conflict-commands.js';
 export { type MergeDeps, type MergeTarget, readMerge } from './deps.js';
-export { MERGE_EVENT_KINDS, type MergeEventKind } from './events.js';
+export { MERGE_EVENT_KINDS, type MergeEventKind, recordMergeEvent } from './events.js';
 export { casRef, checkedOutAt, gitIdentity, gitWords, withTempWorktree } from './git.js';
 export { integrateMerge } from './integrate.js';
 export { type MergeStep, mergeStep } from './land.js';

@@ -168,6 +168,7 @@ export const OPERATION_MODULES = {
       m.mergeTransition,
     ];
   },
+  'merge-train': async (): Promise<AnyOperation[]> => [(await import('./merge-train-ops.js')).mergeTrain],
   aos: async (): Promise<AnyOperation[]> => {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosNextOp, m.aosRecoverOp, m.aosHeartbeatOp];
