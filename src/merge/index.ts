@@ -2,7 +2,7 @@ export { type CommandSpec, commandArgv, redactOutput, runCommand } from './comma
 export { AGENT_PLACEHOLDER, conflictFor, literalPattern } from './conflict-commands.js';
 export { type MergeDeps, type MergeTarget, readMerge } from './deps.js';
 export { MERGE_EVENT_KINDS, type MergeEventKind, recordMergeEvent } from './events.js';
-export { casRef, checkedOutAt, gitIdentity, gitWords, withTempWorktree } from './git.js';
+export { branchHeads, casRef, checkedOutAt, gitIdentity, gitWords, withTempWorktree } from './git.js';
 export { integrateMerge } from './integrate.js';
 export { type MergeStep, mergeStep } from './land.js';
 export { type PromoteResult, promoteMerge } from './promote.js';

@@ -1,4 +1,5 @@
 import { headOf } from '../acl/index.js';
+import { mapLimit } from '../infra/index.js';
 import {
   casRef,
   checkedOutAt,
@@ -26,7 +27,11 @@ export interface TrainDeps {
   tmpRoot: string;
   /** `merge.validators` (each an argv, run without a shell in the temporary worktree) and `merge.regenerate`. */
   settings: MergeSettings;
+  /** Repositories read and integrated at once (default 4); the moves are always made one by one, in row order. */
+  concurrency?: number;
 }
+
+const DEFAULT_CONCURRENCY = 4;
 
 export interface TrainInput {
   rows: TrainRow[];
@@ -58,13 +63,14 @@ function baseReport(p: Prepared): TrainRowReport {
  */
 export async function landTrain(deps: TrainDeps, input: TrainInput): Promise<TrainReport> {
   checkRows(input.rows);
-  const prepared: Prepared[] = [];
-  for (const row of input.rows) prepared.push(await prepare(row));
-  if (input.dry_run) return summarize(true, await Promise.all(prepared.map(planRow)));
+  const limit = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
+  // Every head is read before anything is merged: what the targets are moved from is fixed here.
+  const prepared = await mapLimit(input.rows, limit, prepare);
+  if (input.dry_run) return summarize(true, await mapLimit(prepared, limit, planRow));
   // Every repository is integrated, even after one failed, so the report names every cause at once.
-  const rows: TrainRowReport[] = [];
-  for (const p of prepared) rows.push(await integrateRow(deps, p));
-  if (rows.every((r) => r.outcome === 'held' || r.outcome === 'up_to_date')) await moveAll(rows, prepared);
+  const rows = await mapLimit(prepared, limit, (p) => integrateRow(deps, p));
+  if (rows.every((r) => r.outcome === 'held' || r.outcome === 'up_to_date'))
+    await moveAll(rows, prepared, limit);
   return summarize(false, rows);
 }
 
@@ -146,18 +152,18 @@ async function integrateRow(deps: TrainDeps, p: Prepared): Promise<TrainRowRepor
  * (left `held`) and puts back, newest first, those already moved; a target moved again by someone else since is
  * left as they set it (`rollback_blocked`).
  */
-async function moveAll(rows: TrainRowReport[], prepared: Prepared[]): Promise<void> {
+async function moveAll(rows: TrainRowReport[], prepared: Prepared[], limit: number): Promise<void> {
   const toMove = rows.flatMap((r, i) => (r.outcome === 'held' ? [i] : []));
   // Checked again: a checkout of a target made while merging must not have its branch moved under it.
-  let checkedOut = false;
-  for (const i of toMove) {
-    const row = prepared[i]!.row;
-    const worktrees = await checkedOutAt(row.root, row.into);
-    if (worktrees.length === 0) continue;
-    rows[i] = { ...rows[i]!, outcome: 'failed', cause: checkedOutCause(row, worktrees) };
-    checkedOut = true;
-  }
-  if (checkedOut) return;
+  const checkedOut = await mapLimit(toMove, limit, (i) =>
+    checkedOutAt(prepared[i]!.row.root, prepared[i]!.row.into),
+  );
+  toMove.forEach((i, k) => {
+    const worktrees = checkedOut[k]!;
+    if (worktrees.length > 0)
+      rows[i] = { ...rows[i]!, outcome: 'failed', cause: checkedOutCause(prepared[i]!.row, worktrees) };
+  });
+  if (checkedOut.some((w) => w.length > 0)) return;
   const moved: number[] = [];
   for (const i of toMove) {
     const r = rows[i]!;

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { checkBranchName, headOf } from '../acl/index.js';
+import { checkBranchName } from '../acl/index.js';
 import { runGit, ValidationError } from '../infra/index.js';
-import { checkedOutAt, gitWords } from '../merge/index.js';
+import { branchHeads, checkedOutAt, gitWords } from '../merge/index.js';
 import { MAX_TRAIN_ROWS, type TrainCause, type TrainRow } from './schema.js';
 
 /** One row with the heads read before anything is merged; `blocked` when it cannot be integrated at all. */
@@ -67,9 +67,14 @@ export function checkedOutCause(row: TrainRow, worktrees: string[]): TrainCause 
   };
 }
 
-/** Reads the heads of one row and whether its target is checked out anywhere. */
+/** Reads the heads of one row (one git call for both) and whether its target is checked out anywhere. */
 export async function prepare(row: TrainRow): Promise<Prepared> {
-  const [branchSha, oldSha] = await Promise.all([headOf(row.root, row.branch), headOf(row.root, row.into)]);
+  const [heads, worktrees] = await Promise.all([
+    branchHeads(row.root, [row.branch, row.into]),
+    checkedOutAt(row.root, row.into),
+  ]);
+  const branchSha = heads.get(row.branch);
+  const oldSha = heads.get(row.into);
   const out: Prepared = { row, branchSha, oldSha };
   if (!branchSha)
     out.blocked = {
@@ -81,10 +86,7 @@ export async function prepare(row: TrainRow): Promise<Prepared> {
       code: 'target_missing',
       message: `the target branch '${row.into}' does not exist in ${row.repository}; create it first (git branch -- ${row.into} <base>)`,
     };
-  else {
-    const worktrees = await checkedOutAt(row.root, row.into);
-    if (worktrees.length > 0) out.blocked = checkedOutCause(row, worktrees);
-  }
+  else if (worktrees.length > 0) out.blocked = checkedOutCause(row, worktrees);
   return out;
 }
 
