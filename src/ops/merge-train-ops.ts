@@ -97,15 +97,16 @@ export async function runTrain(
 export function trainLines(r: TrainReport): string[] {
   const short = (s: string | null) => (s ? s.slice(0, 12) : '-');
   const lines = r.rows.map((row) => {
-    const move =
-      row.new_sha && row.new_sha !== row.old_sha
+    const merged = row.new_sha && row.new_sha !== row.old_sha ? row.new_sha : undefined;
+    const where =
+      row.outcome === 'landed'
         ? `${short(row.old_sha)} -> ${short(row.new_sha)}`
-        : short(row.old_sha);
-    const at =
-      row.target_sha !== row.new_sha && row.target_sha !== row.old_sha
-        ? ` (now ${short(row.target_sha)})`
+        : `${short(row.old_sha)}${merged ? ` (merged as ${short(merged)}, not moved)` : ''}`;
+    const now =
+      row.target_sha !== row.old_sha && row.target_sha !== row.new_sha
+        ? `; now ${short(row.target_sha)}`
         : '';
-    return `${row.outcome.padEnd(17)} ${row.repository}: ${row.branch} -> ${row.into} ${move}${at}`;
+    return `${row.outcome.padEnd(17)} ${row.repository}: ${row.branch} -> ${row.into} ${where}${now}`;
   });
   const causes = r.rows.flatMap((row) =>
     row.cause
