@@ -121,7 +121,7 @@ export function trainLines(r: TrainReport): string[] {
 
 export const mergeTrain = defineOp({
   id: 'merge.train',
-  summary: "Land several repositories' branches as one unit: every target moves, or none does.",
+  summary: 'Land branches of several repositories as one unit: every target moves, or none.',
   description:
     'Each merge is integrated in a temporary worktree of its repository and validated with merge.validators; only ' +
     'when every repository succeeded do the targets move, each by compare-and-swap. If any fails, none moves: a ' +
@@ -131,22 +131,16 @@ export const mergeTrain = defineOp({
     'nothing. One MergeTrain event.',
   input: z.strictObject({
     repository: cliHelp(
-      z
-        .array(z.string().min(1))
-        .optional()
-        .describe('Repositories (project/repo) landing `branch` on `into`.'),
+      z.array(z.string().min(1)).optional().describe('Repositories (project/repo) landing `branch`.'),
       'Repository (project/repo) landing --branch on --into; repeat for more.',
     ),
-    branch: z.string().min(1).optional().describe('Branch to land in each of `repository`.'),
-    into: z.string().min(1).optional().describe('Target branch (default of every row).'),
+    branch: z.string().min(1).optional().describe('Branch to land in each.'),
+    into: z.string().min(1).optional().describe('Target branch.'),
     row: cliHelp(
-      z
-        .array(z.string().min(1))
-        .optional()
-        .describe('More rows, each project/repo:branch or project/repo:branch:into.'),
+      z.array(z.string().min(1)).optional().describe('More rows: project/repo:branch[:into].'),
       'A row of its own: project/repo:branch or project/repo:branch:into; repeat for more.',
     ),
-    dry_run: z.boolean().default(false).describe('Show the plan; change nothing.'),
+    dry_run: z.boolean().default(false).describe('Plan only; change nothing.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -158,7 +152,7 @@ export const mergeTrain = defineOp({
   },
   mcp: {
     tool: 'hub_merge_train',
-    when: 'Use when one change spans repositories and must land everywhere or nowhere.',
+    when: 'Use when one change must land in several repositories at once.',
   },
   http: [{ method: 'POST', route: '/v3/ops/merges/train', input: 'body' }],
 });
