@@ -5,7 +5,8 @@
 // run, interleaved with the order rotating, medians. hub in process (the domain call: heads read, checked-out
 // guards, temporary worktrees, merges, the second checked-out guard, compare-and-swap moves), and the whole
 // `hub merge train` CLI process for reference (node start-up, config and manifest load, one event recorded).
-// Usage: node bench/campaign-land.mjs [--repos 10] [--files 200] [--runs 7] [--quick]
+// Usage: node bench/campaign-land.mjs [--repos 10] [--files 200] [--runs 7] [--concurrency 4] [--quick]
+// (--concurrency: repositories the in-process train integrates at once; 1 compares it one by one as plain git.)
 // (--quick: 2 repositories, 10 files, 1 run, no warm-up.)
 // (stdout: exactly one JSON object; progress on stderr). src is bundled with esbuild into a temp file.
 import { execFile, spawnSync } from 'node:child_process';
@@ -21,12 +22,14 @@ const { values } = parseArgs({
     repos: { type: 'string', default: QUICK ? '2' : '10' },
     files: { type: 'string', default: QUICK ? '10' : '200' },
     runs: { type: 'string', default: QUICK ? '1' : '7' },
+    concurrency: { type: 'string', default: '4' },
     quick: { type: 'boolean' },
   },
 });
 const REPOS = Number(values.repos);
 const FILES = Number(values.files);
 const RUNS = Number(values.runs);
+const CONCURRENCY = Number(values.concurrency);
 const ID = ['-c', 'user.name=b', '-c', 'user.email=b@example.com'];
 const BRANCH = 'campaign/bench';
 
@@ -121,7 +124,12 @@ await runBench('campaign-land', async ({ cleanup }) => {
   const m = await import(pathToFileURL(bundled).href);
   rmSync(bundled, { force: true });
   const { root, repos } = workspace(dir);
-  const deps = { env: { PATH: process.env.PATH }, tmpRoot: tmpdir(), settings: m.mergeSettings(undefined) };
+  const deps = {
+    env: { PATH: process.env.PATH },
+    tmpRoot: tmpdir(),
+    settings: m.mergeSettings(undefined),
+    concurrency: CONCURRENCY,
+  };
   const samples = { plain_git: [], hub_in_process: [], hub_cli: [] };
   const warmup = QUICK ? 0 : 1;
   // Each run lands on fresh targets made at main (untimed), so every side merges the same thing.
@@ -187,6 +195,7 @@ await runBench('campaign-land', async ({ cleanup }) => {
     repos: REPOS,
     files: FILES,
     runs: RUNS,
+    concurrency: CONCURRENCY,
     ...stats,
     ratio_in_process: round(stats.hub_in_process.median_ms / stats.plain_git.median_ms, 2),
     ratio_cli: round(stats.hub_cli.median_ms / stats.plain_git.median_ms, 2),
