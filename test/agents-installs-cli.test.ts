@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { VENDOR_IDS } from '../src/agents/index.js';
 import { buildWorkspace, createTempDir, git, removeTempDir } from './fixtures/index.js';
-import { HUB_BIN, runHub } from './run-hub.js';
+import { HUB_BIN, pathWithoutThisHub, runHub } from './run-hub.js';
 
 let dir: string;
 let ws: string;
@@ -42,8 +42,9 @@ beforeEach(() => {
   });
   ws = built.root;
   git(ws, ['init', '-q', '-b', 'main']);
-  // Every spawned hub gets a temporary home and config folder: the real ones are never read or written.
-  env = { HOME: home, XDG_CONFIG_HOME: join(dir, 'xdg'), PATH: process.env.PATH ?? '' };
+  // Every spawned hub gets a temporary home and config folder: the real ones are never read or written. A `hub`
+  // of this checkout on the developer's PATH (npm link) is left out: the tests choose when hub is on the PATH.
+  env = { HOME: home, XDG_CONFIG_HOME: join(dir, 'xdg'), PATH: pathWithoutThisHub(process.env.PATH ?? '') };
 });
 
 const hub = (args: string[], cwd = ws) => runHub(args, { env, cwd });
@@ -205,6 +206,26 @@ describe('mcp install into every vendor’s file', () => {
         expect(r.json().error.message).toContain(path);
       }
       expect(read(path)).toBe(broken);
+    });
+
+    it(`${c.vendor} ${c.scope}: a file nested 100,000 deep is refused naming the file, never parsed`, () => {
+      const path = join(base(), c.file);
+      mkdirSync(dirname(path), { recursive: true });
+      const n = 100_000;
+      const deep = c.file.endsWith('.toml')
+        ? `a = ${'['.repeat(n)}${']'.repeat(n)}\n`
+        : c.file.endsWith('.yaml')
+          ? `a: ${'['.repeat(n)}${']'.repeat(n)}\n`
+          : `{"a": ${'['.repeat(n)}${']'.repeat(n)}}`;
+      writeFileSync(path, deep);
+      const r = hub([...args, '--force', '--json']);
+      expect(r.code).toBe(1);
+      expect(r.stderr + r.stdout).not.toMatch(/Maximum call stack|"internal"/);
+      expect(r.json().error).toMatchObject({ code: 'refused', details: { rule: 'unparsable', value: path } });
+      expect(r.json().error.message).toContain(
+        `${path}: nests deeper than the limit of 128 levels at line 1`,
+      );
+      expect(read(path)).toBe(deep);
     });
 
     it(`${c.vendor} ${c.scope}: an entry of the same name with another value is a conflict unless --force`, () => {

@@ -474,6 +474,27 @@ describe('workspace introspection', () => {
     removeTempDir(empty);
   });
 
+  it('workspace health exits 1 when unhealthy (a critical finding), 0 when healthy or degraded, JSON either way', () => {
+    const demo = createDemo(join(dir, 'health-demo'));
+    const check = (args: string[] = []) => runHub(['-c', demo.manifestPath, 'workspace', 'health', ...args]);
+    expect(check().code).toBe(0);
+    // A detached HEAD is a warning: degraded, still exit 0.
+    const web = join(demo.root, 'storefront', 'web');
+    git(web, ['checkout', '-q', '--detach', 'HEAD~1']);
+    const degraded = check(['--json']);
+    expect(degraded.json().status).toBe('degraded');
+    expect(degraded.code).toBe(0);
+    // A folder where the url-only repository checks out, but no git repository in it: critical.
+    mkdirSync(join(demo.root, 'platform', 'legacy-billing'));
+    const bad = check(['--json']);
+    expect(bad.json()).toMatchObject({ status: 'unhealthy', counts: { critical: 1 } });
+    expect(bad.code).toBe(1);
+    const human = check();
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/^unhealthy: 1 critical/);
+    expect(check(['--no-git']).code).toBe(1);
+  });
+
   it('health and list', () => {
     const h = hub(['workspace', 'health', '--json']);
     expect(h.code).toBe(0);

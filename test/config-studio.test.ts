@@ -180,6 +180,23 @@ describe('config preview', () => {
     const j = runHub(['config', 'preview', '--file', join(ws, 'broken.json'), '--json'], { cwd: ws });
     expect(j.json().error.details).toMatchObject({ field: 'file', rule: 'json' });
   });
+
+  it('refuses an operations file whose value nests 100,000 deep, naming the file (issue 25)', () => {
+    reset();
+    const n = 100_000;
+    const deep = join(ws, 'deep.json');
+    writeFileSync(
+      deep,
+      `[{"op": "set", "path": "${API}/description", "value": ${'['.repeat(n)}${']'.repeat(n)}}]`,
+    );
+    for (const cmd of ['preview', 'patch']) {
+      const r = runHub(['config', cmd, '--file', deep, '--json'], { cwd: ws });
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).not.toMatch(/Maximum call stack|"internal"/);
+      expect(r.json().error).toMatchObject({ code: 'validation', details: { rule: 'max_depth' } });
+      expect(r.json().error.message).toContain(deep);
+    }
+  });
 });
 
 describe('config patch', () => {
@@ -250,7 +267,8 @@ describe('config patch', () => {
 describe('appconfig preview', () => {
   it('redacts tokens as *** plus the last four characters in every style', () => {
     const ops = opsFile('cfg.json', [
-      { op: 'set', path: 'server.token', value: 'new-server-SECRET7777' },
+      // (server.token is for the user's own config only: a workspace draft setting it is a validation error.)
+      { op: 'set', path: 'state.api_key', value: 'new-key-SECRET7777' },
       { op: 'append', path: '/coordination/allowed_branch_prefixes', value: 'bot/' },
     ]);
     for (const style of ['normalized', 'minimal', 'on-disk']) {
@@ -261,8 +279,7 @@ describe('appconfig preview', () => {
     }
     const min = runHub(['appconfig', 'preview', '--file', ops, '--style', 'minimal', '--json'], { cwd: ws });
     expect(min.json().model).toEqual({
-      state: { token: '***1234' },
-      server: { token: '***7777' },
+      state: { token: '***1234', api_key: '***7777' },
       coordination: { allowed_branch_prefixes: ['agent/', 'bot/'] },
     });
     expect(readFileSync(join(ws, 'hub.config.yaml'), 'utf8')).toBe(CONFIG);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo, type DemoResult } from '../examples/demo-workspace.mjs';
@@ -162,6 +162,42 @@ describe('create-demo.mjs', () => {
     expect(forced.status).toBe(0);
     expect(existsSync(join(target, 'keep.txt'))).toBe(false);
     expect(existsSync(join(target, '.hub.yml'))).toBe(true);
+  });
+
+  it('npm start keeps a demo that is there, with what was done in it, and says so', () => {
+    // The demo step of package.json's start script, run as npm runs it (from the checkout's folder).
+    const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8'));
+    const step = (pkg.scripts.start as string)
+      .split('&&')
+      .map((s) => s.trim())
+      .find((s) => s.includes('examples/create-demo.mjs'));
+    expect(step).toBeDefined();
+    const [node, script, ...args] = step!.split(/\s+/);
+    expect([node, script]).toEqual(['node', 'examples/create-demo.mjs']);
+    const cwd = join(tmp, 'checkout');
+    mkdirSync(cwd);
+    const run = () => spawnSync(process.execPath, [SCRIPT, ...args], { cwd, encoding: 'utf8' });
+    const first = run();
+    expect(first.status, first.stderr).toBe(0);
+    const demo = join(cwd, '.demo');
+    // What a tour leaves: a new file, a changed manifest, a commit.
+    writeFileSync(join(demo, 'notes.txt'), 'mine\n');
+    const manifest = `${readFileSync(join(demo, '.hub.yml'), 'utf8')}# my edit\n`;
+    writeFileSync(join(demo, '.hub.yml'), manifest);
+    const again = run();
+    expect(again.status, again.stderr).toBe(0);
+    expect(readFileSync(join(demo, 'notes.txt'), 'utf8')).toBe('mine\n');
+    expect(readFileSync(join(demo, '.hub.yml'), 'utf8')).toBe(manifest);
+    expect(again.stdout.trim()).toBe(join(realpathSync(demo), '.hub.yml'));
+    expect(again.stderr).toMatch(/kept the demo workspace in .*\.demo/);
+    expect(again.stderr).toContain('--force');
+    // A folder of that name that is no demo (no .hub.yml) is refused, never replaced.
+    const other = join(tmp, 'other');
+    mkdirSync(join(other, '.demo'), { recursive: true });
+    writeFileSync(join(other, '.demo', 'x.txt'), 'x');
+    const refused = spawnSync(process.execPath, [SCRIPT, ...args], { cwd: other, encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(existsSync(join(other, '.demo', 'x.txt'))).toBe(true);
   });
 
   it('rejects a missing target with a usage message', () => {

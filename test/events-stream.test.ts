@@ -160,6 +160,71 @@ describe('GET /v3/ops/events/stream', () => {
     expect(status).toBe(403);
   });
 
+  it('refuses a stream asked for by a page of another origin (Origin, Sec-Fetch-Site), serves its own UI', async () => {
+    const own = `http://127.0.0.1:${srv.port}`;
+    for (const headers of [
+      { origin: 'http://evil.example' },
+      { origin: `http://localhost:${srv.port + 1}` },
+      { origin: 'null' },
+      // A no-cors fetch carries no Origin, but the browser still says where it comes from.
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: own, 'sec-fetch-site': 'cross-site' },
+    ] as Array<Record<string, string>>) {
+      const s = await openSse(`${srv.base}${STREAM}`, headers);
+      expect(s.status, JSON.stringify(headers)).toBe(403);
+      expect(JSON.parse(s.text!), JSON.stringify(headers)).toMatchObject({
+        error: { code: 'refused', details: { rule: 'same_origin' } },
+      });
+    }
+    for (const headers of [
+      {},
+      { origin: own },
+      { origin: own, 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+    ] as Array<Record<string, string>>) {
+      const s = await openSse(`${srv.base}${STREAM}`, headers);
+      s.close();
+      expect(s.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
+  it('caps the streams of one client, so one client cannot hold every slot', async () => {
+    const capped = await startTestServer({
+      root,
+      sse: { heartbeatMs: 200, maxStreams: 6, maxStreamsPerClient: 2 },
+    });
+    const open: Awaited<ReturnType<typeof openSse>>[] = [];
+    try {
+      for (let i = 0; i < 2; i++) open.push(await openSse(`${capped.base}${STREAM}`));
+      expect(open.map((s) => s.status)).toEqual([200, 200]);
+      const over = await openSse(`${capped.base}${STREAM}`);
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toBe('10');
+      expect(JSON.parse(over.text!)).toMatchObject({
+        error: { code: 'refused', details: { rule: 'max_streams_per_client', limit: 2 } },
+      });
+      // Another client (behind a proxy on this machine, which names it in X-Forwarded-For) has its own share.
+      const other = await openSse(`${capped.base}${STREAM}`, { 'x-forwarded-for': '192.0.2.7' });
+      open.push(other);
+      expect(other.status).toBe(200);
+      open.shift()!.close();
+      await expect
+        .poll(
+          async () => {
+            const s = await openSse(`${capped.base}${STREAM}`);
+            if (s.status === 200) open.push(s);
+            return s.status;
+          },
+          { timeout: 5000 },
+        )
+        .toBe(200);
+    } finally {
+      for (const s of open) s.close();
+      await capped.close();
+    }
+  });
+
   it('is not an MCP tool, and has an OpenAPI entry as text/event-stream', async () => {
     const doc = (await call(srv.base, 'GET', '/v3/openapi.json')).json;
     const get = doc.paths['/v3/ops/events/stream'].get;

@@ -109,6 +109,22 @@ describe('the workspace graph on the CLI, HTTP and MCP', () => {
     expect(hub(['graph', 'neighbors', 'nope']).code).toBe(1);
   });
 
+  it('graph neighbors takes its own --[no-]include-structure, not the one of `hub graph` above it', async () => {
+    const args = ['graph', 'neighbors', 'back/auth', '--direction', 'in', '--depth', '2'];
+    const without = hub([...args, '--no-include-structure', '--json']).json();
+    expect(without).toEqual(
+      await callJson(mcp, 'hub_graph_neighbors', {
+        node: 'back/auth',
+        direction: 'in',
+        depth: 2,
+        include_structure: false,
+      }),
+    );
+    expect(without.nodes.map((n: Json) => n.id)).not.toContain('project:back');
+    const withIt = hub([...args, '--include-structure', '--json']).json();
+    expect(withIt.nodes.map((n: Json) => n.id)).toContain('project:back');
+  });
+
   it('GET suggest never writes; apply over GET is refused', async () => {
     const before = readFileSync(ws.manifestPath, 'utf8');
     const r = await call(server.base, 'GET', '/v3/ops/graph/suggest');

@@ -112,25 +112,53 @@ describe('POST /v3/ops/open', () => {
     expect(existsSync(argvFile)).toBe(false);
   });
 
-  it('reports an editor that cannot start as a server error naming it', async () => {
+  it('answers an editor that is not installed with a clear refusal naming config.editor and where to set it', async () => {
     const other = createTempDir('hub-open-');
+    const emptyBin = createTempDir('hub-open-bin-');
+    const userDir = createTempDir('hub-open-user-');
     try {
       const ws = buildWorkspace({
         root: other,
         projects: [{ name: 'p', repos: [{ name: 'r', files: { a: 'a' } }] }],
       });
+      const path = ws.repoDirs['p/r']!;
+      // A file the user names with --appconfig: the message points there.
       writeFileSync(join(other, 'editor.yaml'), 'config:\n  editor: /nonexistent/editor-binary\n');
       const s = await startTestServer({ root: other, appconfig: join(other, 'editor.yaml') });
       try {
-        const r = await call(s.base, 'POST', '/v3/ops/open', { body: { path: ws.repoDirs['p/r'] } });
-        expect(r.status).toBe(500);
+        const r = await call(s.base, 'POST', '/v3/ops/open', { body: { path } });
+        expect(r.status).toBe(409);
+        expect(r.json.error).toMatchObject({
+          code: 'refused',
+          details: { field: 'config.editor', editor: '/nonexistent/editor-binary', rule: 'editor_installed' },
+        });
         expect(r.json.error.message).toContain('/nonexistent/editor-binary');
+        expect(r.json.error.message).toContain('config.editor');
+        expect(r.json.error.message).toContain(join(other, 'editor.yaml'));
         expect(r.text).not.toMatch(/\n\s+at /);
       } finally {
         await s.close();
       }
+      // The default editor (`code`) is often missing: the message says where the user's own setting goes.
+      const d = await startTestServer({
+        root: other,
+        env: { HUB_CACHE_DIR: 'off', HUB_CONFIG_DIR: userDir, PATH: emptyBin },
+      });
+      try {
+        const r = await call(d.base, 'POST', '/v3/ops/open', { body: { path } });
+        expect(r.status).toBe(409);
+        expect(r.json.error.code).toBe('refused');
+        expect(r.json.error.details).toMatchObject({ editor: 'code', rule: 'editor_installed' });
+        expect(r.json.error.message).toContain("'code'");
+        expect(r.json.error.message).toContain(join(userDir, 'config.yml'));
+        expect(r.json.error.message).toMatch(/editor links/);
+      } finally {
+        await d.close();
+      }
     } finally {
       removeTempDir(other);
+      removeTempDir(emptyBin);
+      removeTempDir(userDir);
     }
   });
 });

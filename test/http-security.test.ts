@@ -1,5 +1,5 @@
 // The server is safe by default: real requests against real servers on port 0.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -30,6 +30,9 @@ function raw(
   });
 }
 
+/** A token as docs/http.md says to make one (`openssl rand -hex 32`). */
+const STRONG = 'a3f1c9e07b5d42e8a1c6f0b9d2e47a58c3b6e1f09d8a7c2b5e4f3a1d0c9b8e7f';
+
 let root: string;
 beforeAll(() => {
   root = buildWorkspace({
@@ -57,10 +60,123 @@ describe('binding beyond loopback', () => {
 
   it('binds all interfaces when a token is configured', async () => {
     const r = runHub(['web', 'serve', '--root', root, '--host', '0.0.0.0', '--port', '0', '--status-once'], {
-      env: { HUB_SERVER_TOKEN: 'tok-123456' },
+      env: { HUB_SERVER_TOKEN: STRONG },
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^web_state=ready host=0\.0\.0\.0 port=\d+ url=http:\/\/127\.0\.0\.1:\d+\/\n$/);
+  });
+
+  it('refuses a token shorter than 32 characters beyond loopback, naming the minimum and how to make one', async () => {
+    for (const token of ['abc', 'x', 'k'.repeat(31)]) {
+      for (const mode of ['web', 'api'] as const) {
+        const err = await createHubServer({
+          mode,
+          root,
+          host: '0.0.0.0',
+          env: { HUB_SERVER_TOKEN: token },
+        }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err, token).toBeInstanceOf(HubError);
+        const e = err as HubError;
+        expect(e.code).toBe('refused');
+        expect(e.details).toMatchObject({
+          rule: 'token_min_length',
+          min_length: 32,
+          length: token.length,
+          variable: 'HUB_SERVER_TOKEN',
+        });
+        expect(e.message).toContain('32 characters');
+        expect(e.message).toContain('openssl rand -hex 32');
+        if (token.length > 1) expect(e.message).not.toContain(token);
+      }
+    }
+    // The same token from a trusted config file names the file's key.
+    writeFileSync(join(root, 'weak.yaml'), 'server:\n  token: abc\n');
+    const fromFile = await createHubServer({
+      mode: 'web',
+      root,
+      host: '192.0.2.10',
+      appconfig: join(root, 'weak.yaml'),
+      env: {},
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((fromFile as HubError).details).toMatchObject({ rule: 'token_min_length', key: 'server.token' });
+    const r = runHub(['web', 'serve', '--root', root, '--host', '0.0.0.0', '--port', '0', '--status-once'], {
+      env: { HUB_SERVER_TOKEN: 'abc' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('openssl rand -hex 32');
+    // 32 characters is enough; on loopback a short token only adds a check (nothing beyond the machine reaches it).
+    const ok = await createHubServer({
+      mode: 'web',
+      root,
+      host: '0.0.0.0',
+      env: { HUB_SERVER_TOKEN: 'k'.repeat(32) },
+    });
+    await ok.close();
+    const local = await createHubServer({
+      mode: 'web',
+      root,
+      host: '127.0.0.1',
+      env: { HUB_SERVER_TOKEN: 'abc' },
+    });
+    await local.close();
+  });
+
+  it('refuses to start when a workspace hub.config.yaml sets server.token, naming the key', async () => {
+    // A cloned workspace's author would know the token that guards a public bind.
+    const ws = buildWorkspace({ projects: [{ name: 'p', repos: [{ name: 'r', files: { a: 'a' } }] }] }).root;
+    const userDir = createTempDir('hub-user-');
+    try {
+      writeFileSync(join(ws, 'hub.config.yaml'), `server:\n  token: ${STRONG}\n`);
+      const r = runHub(['web', 'serve', '--root', ws, '--host', '0.0.0.0', '--port', '0', '--status-once'], {
+        cwd: ws,
+        env: { HUB_CONFIG_DIR: userDir },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('server.token');
+      expect(r.stderr).toContain('workspace_config_trusted_key');
+      expect(r.stderr).not.toContain(STRONG);
+      // From the user's own config it guards the bind.
+      writeFileSync(join(ws, 'hub.config.yaml'), 'api_version: ws\n');
+      writeFileSync(join(userDir, 'config.yml'), `server:\n  token: ${STRONG}\n`);
+      const own = runHub(
+        ['web', 'serve', '--root', ws, '--host', '0.0.0.0', '--port', '0', '--status-once'],
+        {
+          cwd: ws,
+          env: { HUB_CONFIG_DIR: userDir },
+        },
+      );
+      expect(own.code, own.stderr).toBe(0);
+    } finally {
+      removeTempDir(ws);
+      removeTempDir(userDir);
+    }
+  });
+});
+
+describe('the docs', () => {
+  it('show no server token that could be copied into an insecure server', () => {
+    const repo = join(import.meta.dirname, '..');
+    let seen = 0;
+    for (const file of ['README.md', 'docs/http.md', 'docs/deploy.md', 'docs/ui.md', 'docs/security.md']) {
+      const text = readFileSync(join(repo, file), 'utf8');
+      for (const m of text.matchAll(/HUB_SERVER_TOKEN=("?\$\([^)]*\)|\S*)/g)) {
+        seen++;
+        const value = m[1]!;
+        // A fresh random token, or a placeholder that does not run as written.
+        const random = /^"?\$\(openssl rand -hex (\d+)\)/.exec(value);
+        const ok = (random && Number(random[1]) * 2 >= 32) || /^<[^>]+>$/.test(value);
+        expect(ok, `${file}: HUB_SERVER_TOKEN=${value}`).toBeTruthy();
+      }
+    }
+    expect(seen).toBeGreaterThan(1);
   });
 });
 

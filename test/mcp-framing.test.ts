@@ -203,6 +203,33 @@ describe('stdio framing', () => {
     expect(server.byId(2).result.structuredContent.objectives).toEqual([]);
   });
 
+  it('never runs the framed tool call after a Content-Length that is not plain decimal; the next message runs (issue 25)', async () => {
+    server = new RawServer();
+    server.write(ndjson(init(1)) + ndjson(initialized));
+    await server.waitFor(1);
+    const bad = ['-5', '1e2', '0x10', '+120', '10.5', 'abc', ''];
+    let id = 100;
+    for (const value of bad) {
+      const upsert = JSON.stringify(call(id++, 'hub_objective_upsert', { id: `smuggled-${id}`, title: 'x' }));
+      // The good message after it comes as a frame, then as a line.
+      server.write(`Content-Length: ${value}\r\n\r\n${upsert}`);
+      server.write(
+        id % 2 ? frame(call(id++, 'hub_objective_list')) : ndjson(call(id++, 'hub_objective_list')),
+      );
+    }
+    const msgs = await server.waitFor(1 + 2 * bad.length);
+    expect(
+      msgs
+        .slice(1)
+        .filter((m) => m.id === null)
+        .map((m) => m.error.code),
+    ).toEqual(bad.map(() => -32700));
+    for (let i = 0; i < bad.length; i++) {
+      expect(server.byId(100 + 2 * i)).toBeUndefined();
+      expect(server.byId(101 + 2 * i).result.structuredContent.objectives).toEqual([]);
+    }
+  });
+
   it('answers malformed request params with -32602 and a one-line message naming the field', async () => {
     server = new RawServer();
     server.write(ndjson(init(1)) + ndjson(initialized));

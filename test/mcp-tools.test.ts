@@ -70,11 +70,15 @@ describe('tools/list', () => {
   it('turns attributes into hints and the zod input into a JSON Schema object', () => {
     for (const op of mcpOps) {
       const t = tools.find((x) => x.name === op.mcp!.tool)!;
-      expect(t.annotations, t.name).toEqual({
-        readOnlyHint: op.attributes.readOnly,
-        idempotentHint: op.attributes.idempotent,
-        destructiveHint: op.attributes.destructive,
-      });
+      // As the MCP specification reads hints: readOnlyHint defaults to false, destructiveHint to true,
+      // idempotentHint to false, and the last two mean something only for a tool that writes.
+      const a = t.annotations ?? {};
+      expect(a.readOnlyHint ?? false, t.name).toBe(op.attributes.readOnly);
+      if (op.attributes.readOnly) expect(a, t.name).toEqual({ readOnlyHint: true });
+      else {
+        expect(a.destructiveHint, t.name).toBe(op.attributes.destructive);
+        expect(a.idempotentHint ?? false, t.name).toBe(op.attributes.idempotent);
+      }
       expect(t.inputSchema.type).toBe('object');
       expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(op.input.shape).sort());
       expect(JSON.stringify(t.inputSchema)).not.toContain('$schema');
@@ -88,11 +92,14 @@ describe('tools/list', () => {
   it('matches the snapshot (names, hints, input properties)', () => {
     const shape = tools.map((t) => ({
       name: t.name,
-      hints: [
-        t.annotations?.readOnlyHint ? 'readOnly' : 'writes',
-        t.annotations?.idempotentHint ? 'idempotent' : '',
-        t.annotations?.destructiveHint ? 'destructive' : '',
-      ]
+      hints: (t.annotations?.readOnlyHint
+        ? ['readOnly']
+        : [
+            'writes',
+            t.annotations?.idempotentHint ? 'idempotent' : '',
+            t.annotations?.destructiveHint ? 'destructive' : '',
+          ]
+      )
         .filter(Boolean)
         .join(','),
       properties: Object.keys(t.inputSchema.properties ?? {}),

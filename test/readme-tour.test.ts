@@ -5,12 +5,21 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { createTempDir, removeTempDir } from './fixtures/index.js';
+import { createTempDir, git, removeTempDir } from './fixtures/index.js';
 import { call } from './http-server.js';
 import { connectHub } from './mcp-client.js';
 import { HUB_BIN, runHub } from './run-hub.js';
 
 const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+
+/** The demo's cloned repositories. */
+const DEMO_CHECKOUTS = [
+  'platform/identity',
+  'platform/gateway',
+  'platform/cloud-infra',
+  'storefront/web',
+  'storefront/catalog',
+];
 
 /** Lines left out, each with why. */
 const SKIPPED: Array<{ line: RegExp; reason: string }> = [
@@ -21,11 +30,16 @@ const SKIPPED: Array<{ line: RegExp; reason: string }> = [
   },
   { line: /^npm test\b/, reason: 'is this test suite' },
   {
+    line: /^npm config set prefix\b/,
+    reason:
+      "changes the npm configuration of the user who runs the tests; the test's PATH holds its own `hub`",
+  },
+  {
     line: /^npm link\b/,
     reason: "changes npm's global folder on the machine; the test puts bin/hub on the PATH as `hub` instead",
   },
   {
-    line: /^HUB_SERVER_TOKEN=\S+ hub web serve --host 0\.0\.0\.0/,
+    line: /^hub web serve --host 0\.0\.0\.0/,
     reason: 'binds every network interface of the machine that runs the tests',
   },
 ];
@@ -173,6 +187,32 @@ describe('README', () => {
     expect(remote.status).toBe(200);
   });
 
+  it('leaves every checkout as the demo made it and no working set beside the two projects', () => {
+    const hub = (args: string[]) => runHub(args, { cwd: root });
+    for (const repo of DEMO_CHECKOUTS) {
+      expect(git(join(root, repo), ['status', '--porcelain', '--untracked-files=all']), repo).toBe('');
+      expect(git(join(root, repo), ['rev-parse', '--abbrev-ref', 'HEAD']), repo).toBe('main');
+    }
+    const projects = hub(['config', 'show', '--json']).json().manifest.workspace.projects;
+    expect(projects.map((p: { name: string }) => p.name)).toEqual(['platform', 'storefront']);
+    // What it does leave, the README lists: the two worktrees of agent-a among them.
+    const worktrees = hub(['worktree', 'list', '--json']).json().worktrees;
+    expect(worktrees.map((w: { branch: string }) => w.branch).sort()).toEqual([
+      'agent/auth-refactor',
+      'agent/refresh.token-refresh-api',
+    ]);
+    const leaves = README.slice(README.indexOf('What the tour leaves'));
+    for (const item of [
+      '.worktrees/',
+      'agent/auth-refactor',
+      'pre-commit',
+      'hub.config.yaml',
+      'aosp.hub.yml',
+      'graph.mmd',
+    ])
+      expect(leaves, item).toContain(item);
+  });
+
   it('the MCP client configuration starts a working server with `hub`', async () => {
     const [block] = fenced('json');
     const entry = JSON.parse(block!).mcpServers.hub;
@@ -195,6 +235,24 @@ describe('README', () => {
     writeFileSync(join(ws, '.hub.yml'), block!);
     const r = runHub(['config', 'validate'], { cwd: ws });
     expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('the README says how to start afresh after the tour, and that gives the demo as it was', () => {
+    const reset = /`(node examples\/create-demo\.mjs \.demo --force)`/.exec(README)?.[1];
+    expect(reset).toBeDefined();
+    const [, script, ...args] = reset!.split(' ');
+    // Run as written, from the folder holding .demo (the checkout, in the README).
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', script!), ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(
+      git(join(root, 'platform', 'identity'), ['worktree', 'list'])
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
+    expect(runHub(['context', 'objective', 'list', '--json'], { cwd: root }).json().objectives).toEqual([]);
   });
 
   it('promises only what this version has: the browser UI is built and served, hub is not on npm', async () => {

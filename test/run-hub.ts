@@ -1,10 +1,29 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 export const HUB_BIN = join(import.meta.dirname, '..', 'bin', 'hub');
+
+/**
+ * `path` (a PATH value) without the folders whose `hub` is this checkout's (`npm link` puts one in npm's bin
+ * folder): a test that needs no hub of ours on the PATH passes on a developer's machine too.
+ */
+export function pathWithoutThisHub(path: string): string {
+  const mine = realpathSync(HUB_BIN);
+  const ours = (dir: string) => {
+    try {
+      return realpathSync(join(dir, 'hub')) === mine;
+    } catch {
+      return false;
+    }
+  };
+  return path
+    .split(delimiter)
+    .filter((dir) => !dir || !ours(dir))
+    .join(delimiter);
+}
 
 export interface HubRun {
   code: number;

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorkspace, removeTempDir } from './fixtures/index.js';
+import { buildWorkspace, createTempDir, removeTempDir } from './fixtures/index.js';
 import { call, startTestServer } from './http-server.js';
 import { connectHub, readText } from './mcp-client.js';
 import { runHub } from './run-hub.js';
@@ -17,17 +17,23 @@ server:
   token: server-token-SECRET9999
 `;
 const QUERY_URL = 'https://hub.example/x?token=qs-SECRET-4321&org=acme';
-const HTTP_STATE = { HUB_STATE_BACKEND: 'http', HUB_STATE_URL: QUERY_URL };
-
 let root: string;
 let manifest: string;
+// The config lives in the user config directory: server.token is a key only the user's own config may set.
+const userDir = createTempDir('hub-secrets-user-');
+const USER = { HUB_CONFIG_DIR: userDir };
+const userConfig = join(userDir, 'config.yml');
+const HTTP_STATE = { ...USER, HUB_STATE_BACKEND: 'http', HUB_STATE_URL: QUERY_URL };
 beforeAll(() => {
   ({ root, manifestPath: manifest } = buildWorkspace({
     projects: [{ name: 'p', repos: [{ name: 'r', files: { 'a.txt': 'a\n' } }] }],
   }));
-  writeFileSync(join(root, 'hub.config.yaml'), CONFIG);
+  writeFileSync(userConfig, CONFIG);
 });
-afterAll(() => removeTempDir(root));
+afterAll(() => {
+  removeTempDir(root);
+  removeTempDir(userDir);
+});
 
 const shown = (r: { stdout: string; stderr: string }) => `${r.stdout}\n${r.stderr}`;
 
@@ -36,7 +42,7 @@ describe('appconfig patch', () => {
     for (const json of [[], ['--json']]) {
       const r = runHub(
         ['appconfig', 'patch', '--op', 'set', '--path', 'state.conflict_retries', '--value', '2', ...json],
-        { cwd: root },
+        { cwd: root, env: USER },
       );
       expect(r.code, r.stderr).toBe(0);
       expect(shown(r)).not.toContain('SECRET');
@@ -68,12 +74,12 @@ describe('appconfig patch', () => {
           '--save',
           ...json,
         ],
-        { cwd: root },
+        { cwd: root, env: USER },
       );
       expect(r.code, r.stderr).toBe(0);
       expect(shown(r)).not.toContain('SECRET');
     }
-    const file = readFileSync(join(root, 'hub.config.yaml'), 'utf8');
+    const file = readFileSync(userConfig, 'utf8');
     expect(file).toContain('token: state-token-SECRET1234');
     expect(file).toContain('conflict_retries: 4');
   });
@@ -88,6 +94,7 @@ describe('appconfig patch', () => {
     for (const [path, value] of cases) {
       const r = runHub(['appconfig', 'patch', '--op', 'set', '--path', path!, '--value', value!, '--json'], {
         cwd: root,
+        env: USER,
       });
       expect(r.code, `${path}=${value}`).toBe(1);
       expect(shown(r)).not.toContain('SECRET');
@@ -108,7 +115,7 @@ describe('state.url credentials and state tokens', () => {
 
   it('never echoes credentials of a refused state.url', () => {
     const r = runHub(['-c', manifest, 'state', 'info'], {
-      env: { HUB_STATE_URL: 'ftp://user:pw-SECRET@h.example/?access_token=SECRET-abcd' },
+      env: { ...USER, HUB_STATE_URL: 'ftp://user:pw-SECRET@h.example/?access_token=SECRET-abcd' },
     });
     expect(r.code).toBe(1);
     expect(shown(r)).toContain('HUB_STATE_URL');
@@ -131,7 +138,7 @@ describe('blank server token', () => {
     for (const token of [' ', '\t', '\n']) {
       for (const host of ['127.0.0.1', '0.0.0.0']) {
         const r = runHub(['web', 'serve', '--root', root, '--host', host, '--port', '0', '--status-once'], {
-          env: { HUB_SERVER_TOKEN: token },
+          env: { ...USER, HUB_SERVER_TOKEN: token },
         });
         expect(r.code, `${JSON.stringify(token)} ${host}`).toBe(1);
         expect(r.stdout).toBe('');

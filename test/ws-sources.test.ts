@@ -75,6 +75,38 @@ describe('local sources', () => {
     expect(again.plan.unchanged).toHaveLength(3);
   });
 
+  it('takes from_manifest as --from-manifest and --no-from-manifest, with help that reads the right way round', () => {
+    const root = join(dir, 'flags');
+    for (const n of ['known', 'alpha']) makeGitRepo(join(root, 'vendor', n), { 'f.txt': n });
+    writeFileSync(join(root, '.hub.yml'), MANIFEST_LOCAL);
+    const plain = runHub(['project', 'source', 'sync', '--project', 'web', '--json'], { cwd: root });
+    const on = runHub(['project', 'source', 'sync', '--project', 'web', '--from-manifest', '--json'], {
+      cwd: root,
+    });
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.json()).toEqual(plain.json());
+    expect(on.json().sources).toHaveLength(1);
+    // Off, the manifest's sources are not read: the one source to read is given instead.
+    const source = JSON.stringify({ provider: 'local', path: './vendor' });
+    const off = runHub(
+      ['project', 'source', 'sync', '--project', 'web', '--no-from-manifest', '--source', source, '--json'],
+      { cwd: root },
+    );
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.json().from_manifest).toBe(false);
+    const missing = runHub(
+      ['project', 'source', 'sync', '--project', 'web', '--no-from-manifest', '--json'],
+      {
+        cwd: root,
+      },
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.json().error.message).toMatch(/from_manifest is false/);
+    const help = runHub(['project', 'source', 'sync', '--help'], { cwd: root }).stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/--from-manifest Read the manifest's sources/);
+    expect(help).toMatch(/--no-from-manifest Sets from_manifest to false/);
+  });
+
   it('reports a source folder outside the workspace as an error of that source (exit 1), writing nothing', () => {
     const root = join(dir, 'outside');
     makeGitRepo(join(dir, 'elsewhere', 'x'), { 'f.txt': 'x' });

@@ -104,6 +104,38 @@ function tally(kind, judged, statuses) {
 }
 
 export const cases = [
+  {
+    name: 'MCP hub_branch_allocate --repository self of a manifest below its git repository root (a monorepo; issue 25)',
+    expect: 'refused',
+    async run(kit) {
+      const outer = kit.tempDir('hub-hostile-self-');
+      const g = (args) =>
+        execFileSync('git', ['-c', 'user.name=h', '-c', 'user.email=h@example.com', ...args], {
+          cwd: outer,
+          encoding: 'utf8',
+        });
+      g(['init', '-q', '-b', 'main']);
+      g(['commit', '-q', '--allow-empty', '-m', 'root']);
+      const ws = join(outer, 'tools', 'ws');
+      mkdirSync(ws, { recursive: true });
+      writeFileSync(join(ws, '.hub.yml'), 'workspace:\n  name: w\n  projects: []\n');
+      const m = kit.mcp(ws);
+      try {
+        await m.init();
+        const call = {
+          name: 'hub_branch_allocate',
+          arguments: { repository: 'self', agent_id: 'a1', task_id: 'T1' },
+        };
+        m.send(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call })}\n`);
+        const judged = kit.judgeRpc(await m.next(20_000));
+        return g(['branch', '--list', 'agent/*']).trim()
+          ? { verdict: 'accepted', detail: 'a branch was created in the outer repository' }
+          : judged;
+      } finally {
+        m.close();
+      }
+    },
+  },
   cliName('--name=-x (an option as a name)', ['--name=-x']),
   cliName('--name agent/x.lock', ['--name', 'agent/x.lock']),
   cliName('--base=--output=/tmp/x (an option as a base)', ['--base=--output=/tmp/hub-hostile-base']),

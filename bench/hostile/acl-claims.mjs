@@ -82,6 +82,18 @@ export const cases = [
   },
   { name: 'cli: an absolute pattern (/etc/**)', ...declareCli(['--pattern', '/etc/**']) },
   { name: 'cli: a negated pattern (!src/**)', ...declareCli(['--pattern', '!src/**']) },
+  {
+    name: 'cli: an absolute or climbing brace alternative ({/etc,src}/**; issue 25)',
+    ...declareCli(['--pattern', '{/etc,src}/**']),
+  },
+  {
+    name: 'http: absolute and climbing alternatives, nested braces and extglobs (issue 25)',
+    ...declareHttp({
+      repository: REPO,
+      agent_id: 'a1',
+      patterns: ['src/**', '{src,{lib,/etc}}/**', '@(..|src)/x', 'a/.{.,x}/b', '[/]etc/**'],
+    }),
+  },
   { name: 'cli: neither patterns nor a component', ...declareCli([]) },
   { name: 'cli: an unknown component (did-you-mean)', ...declareCli(['--component', 'apii']) },
   {

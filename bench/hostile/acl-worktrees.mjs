@@ -93,6 +93,28 @@ export const cases = [
     },
   },
   {
+    name: 'task and agent ids with a newline, a tab, a leading space or U+2028 (CLI, HTTP, MCP; issue 25)',
+    expect: 'refused',
+    run: async (kit) => {
+      const w = ws(kit);
+      const verdicts = [];
+      for (const id of ['T1\n', 'T1\t', ' T1', 'T1\u2028'])
+        verdicts.push(
+          kit.judgeCli(
+            await kit.hub(['-c', w.manifestPath, 'worktree', 'create', ...flags(create({ task_id: id }))]),
+          ),
+        );
+      verdicts.push(
+        kit.judgeHttp(await overHttp(kit, w.root, '/v3/ops/worktrees', create({ agent_id: 'a1\n' }))),
+      );
+      verdicts.push(
+        kit.judgeRpc(await overMcp(kit, w.root, 'hub_worktree_create', create({ task_id: 'T1\u2029' }))),
+      );
+      const worst = verdicts.find((v) => v.verdict !== 'refused');
+      return made([join(w.root, '.worktrees')], worst ?? verdicts[0]);
+    },
+  },
+  {
     name: 'worktrees_path of the workspace hub.config.yaml symlinked outside the workspace',
     expect: 'refused',
     run: async (kit) => {

@@ -201,4 +201,56 @@ export const cases = [
       }
     },
   },
+  {
+    name: 'mcp install: a committed .mcp.json / .cursor/mcp.json / .vscode/mcp.json / opencode.json / .codex/config.toml nested 100,000 deep (CLI, HTTP, MCP; issue 25)',
+    expect: 'refused',
+    async run(kit) {
+      const s = setup(kit);
+      const n = 100_000;
+      const json = `{"mcpServers": {}, "a": ${'['.repeat(n)}${']'.repeat(n)}}`;
+      const files = [
+        ['.mcp.json', 'claude_code', json],
+        ['.cursor/mcp.json', 'cursor', json],
+        ['.vscode/mcp.json', 'github_copilot', json],
+        ['opencode.json', 'opencode', json],
+        ['.codex/config.toml', 'codex', `a = ${'['.repeat(n)}${']'.repeat(n)}\nb${'.c'.repeat(n)} = 1\n`],
+      ];
+      for (const [file, , text] of files) {
+        mkdirSync(join(s.ws, file, '..'), { recursive: true });
+        writeFileSync(join(s.ws, file), text);
+      }
+      const verdicts = [];
+      for (const [, target] of files)
+        verdicts.push(
+          kit.judgeCli(
+            await kit.hub(['mcp', 'install', '--scope', 'project', '--target', target, '--force'], {
+              cwd: s.ws,
+              env: s.env,
+            }),
+          ),
+        );
+      const srv = await kit.server(s.ws, { env: s.env });
+      try {
+        const res = await kit.request(srv.base, 'POST', '/v3/agents/mcp/install', {
+          body: { scope: 'project', target: 'cursor', force: true },
+        });
+        verdicts.push(kit.judgeHttp(res));
+      } finally {
+        await srv.close();
+      }
+      const m = await kit.mcp(s.ws, { env: s.env });
+      try {
+        await m.init();
+        m.send(rpc(2, 'hub_mcp_install', { scope: 'project', target: 'codex', force: true }));
+        verdicts.push(kit.judgeRpc(await m.next(30_000)));
+      } finally {
+        await m.close();
+      }
+      const worst = verdicts.find((v) => v.verdict !== 'refused');
+      return untouched(
+        worst ?? { verdict: 'refused', detail: verdicts.map((v) => v.detail.slice(0, 60)).join(' | ') },
+        files.map(([file, , text]) => [join(s.ws, file), text]),
+      );
+    },
+  },
 ];

@@ -176,11 +176,11 @@ export const cases = [
     expect: 'accepted',
     async run(kit) {
       const { root } = kit.demo();
-      writeFileSync(
-        join(root, 'hub.config.yaml'),
-        `state:\n  token: tok-${SECRET}-1234\nserver:\n  token: srv-${SECRET}-5678\n`,
-      );
-      const s = await kit.server(root, { env: { HUB_SERVER_TOKEN: '' } });
+      writeFileSync(join(root, 'hub.config.yaml'), `state:\n  token: tok-${SECRET}-1234\n`);
+      // The server token comes from the user's own config (a workspace config may not set it).
+      const user = kit.tempDir('hub-hostile-user-');
+      writeFileSync(join(user, 'config.yml'), `server:\n  token: srv-${SECRET}-5678\n`);
+      const s = await kit.server(root, { env: { HUB_SERVER_TOKEN: '', HUB_CONFIG_DIR: user } });
       try {
         let last;
         for (const style of ['normalized', 'minimal', 'on-disk']) {

@@ -50,11 +50,15 @@ function parseAnswer(raw) {
     : { status: 0, error: raw ? 'no status line' : 'closed silently' };
 }
 
-/** The demo workspace with a hub.config.yaml holding secrets. */
+/**
+ * The demo workspace and a user config holding secrets (`env` points hub at it): server.token is a key only the
+ * user's own config may set, so a workspace hub.config.yaml holding it is refused before anything is shown.
+ */
 function secretDemo(kit) {
   const d = kit.demo();
-  writeFileSync(join(d.root, 'hub.config.yaml'), CONFIG);
-  return d;
+  const dir = kit.tempDir('hub-hostile-user-');
+  writeFileSync(join(dir, 'config.yml'), CONFIG);
+  return { ...d, env: { HUB_CONFIG_DIR: dir } };
 }
 
 /** `refused` when `text` shows no secret, else `accepted` with the line that leaked. */
@@ -68,8 +72,8 @@ function judgeSecret(text, what) {
 }
 
 /** Reads MCP answers until the one with `id` (others, such as parse errors, are collected). */
-async function answerFor(m, id, seen = []) {
-  for (let i = 0; i < 20; i++) {
+async function answerFor(m, id, seen = [], max = 20) {
+  for (let i = 0; i < max; i++) {
     const msg = await m.next(20_000);
     if (msg === undefined) return undefined;
     seen.push(msg);
@@ -191,6 +195,45 @@ export const cases = [
       }
     },
   },
+  {
+    name: 'MCP: a framed objective-create after a Content-Length that is not plain decimal (-5, 1e2, 0x10, +N, 10.5, abc, empty; issue 25)',
+    expect: 'refused',
+    async run(kit) {
+      const { root } = kit.demo();
+      const m = kit.mcp(root);
+      try {
+        await m.init();
+        const bad = ['-5', '1e2', '0x10', '+120', '10.5', 'abc', ''];
+        const seen = [];
+        for (const [i, value] of bad.entries()) {
+          // The frame's body, then a newline as a line-oriented client would add.
+          const upsert = call(100 + i, 'hub_objective_upsert', { id: `smuggled-${i}`, title: 'x' });
+          m.send(`Content-Length: ${value}\r\n\r\n${upsert}`);
+        }
+        m.send(call(2, 'hub_objective_list'));
+        let list = await answerFor(m, 2, seen, 40);
+        // Calls run concurrently: a smuggled create may answer after the list; drain, then list again.
+        for (let x = await m.next(3_000); x !== undefined; x = await m.next(3_000)) seen.push(x);
+        if (list !== undefined) {
+          m.send(call(3, 'hub_objective_list'));
+          list = await answerFor(m, 3, seen);
+        }
+        const ran = seen.filter((x) => typeof x.id === 'number' && x.id >= 100).length;
+        if (ran > 0 || list?.result?.structuredContent?.objectives?.length)
+          return { verdict: 'accepted', detail: `${ran} of ${bad.length} framed objective-creates ran` };
+        if (list === undefined) return { verdict: 'crash', detail: 'no answer to the next message' };
+        const refusals = seen.filter((x) => x.error?.code === -32700);
+        if (refusals.length !== bad.length)
+          return {
+            verdict: 'unclean',
+            detail: `${refusals.length} -32700 answers for ${bad.length} bad headers`,
+          };
+        return kit.judgeRpc(refusals[0]);
+      } finally {
+        m.close();
+      }
+    },
+  },
   ...[
     ['tools/call with a name that is not a string', 'tools/call', { name: 42, arguments: {} }],
     [
@@ -262,10 +305,10 @@ export const cases = [
     name: `secrets: ${name}`,
     expect: 'refused',
     async run(kit) {
-      const { root } = secretDemo(kit);
+      const { root, env } = secretDemo(kit);
       const r = await kit.hub(
         ['appconfig', 'patch', '--op', 'set', '--path', 'state.conflict_retries', '--value', '2', ...flags],
-        { cwd: root },
+        { cwd: root, env },
       );
       if (r.code !== 0) return kit.judgeCli(r);
       return judgeSecret(`${r.stdout}\n${r.stderr}`, 'patch output');
@@ -329,7 +372,7 @@ export const cases = [
     name: 'secrets: value echoed by a patch validation error (a mapping set on state)',
     expect: 'refused',
     async run(kit) {
-      const { root } = secretDemo(kit);
+      const { root, env } = secretDemo(kit);
       const r = await kit.hub(
         [
           'appconfig',
@@ -341,7 +384,7 @@ export const cases = [
           '--value',
           `{"token":"leak-${SECRET}","bogus":1}`,
         ],
-        { cwd: root },
+        { cwd: root, env },
       );
       if (r.code === 0) return { verdict: 'accepted', detail: 'the bad value was taken' };
       return judgeSecret(`${r.stdout}\n${r.stderr}`, 'the error');
@@ -351,8 +394,8 @@ export const cases = [
     name: 'secrets: GET /v3/config/appconfig with the server token',
     expect: 'refused',
     async run(kit) {
-      const { root } = secretDemo(kit);
-      const srv = await kit.server(root);
+      const { root, env } = secretDemo(kit);
+      const srv = await kit.server(root, { env });
       try {
         const res = await kit.request(srv.base, 'GET', '/v3/config/appconfig', {
           headers: { authorization: `Bearer ${SERVER_TOKEN}` },

@@ -102,9 +102,12 @@ describe('branch names (git check-ref-format --branch, checked in code)', () => 
 });
 
 describe('task ids', () => {
-  it('are trimmed, bounded and free of control characters', () => {
-    expect(checkTaskId('  T-1 ')).toBe('T-1');
-    for (const bad of ['', '   ', 'a\u0000b', 'x'.repeat(129)])
+  it('are checked as given (never trimmed), bounded and free of control characters', () => {
+    expect(checkTaskId('T-1')).toBe('T-1');
+    expect(thrown(() => checkTaskId('  T-1 '))).toMatchObject({
+      details: { field: 'task_id', rule: 'no_surrounding_whitespace' },
+    });
+    for (const bad of ['', '   ', 'a\u0000b', 'x'.repeat(129), 'T-1\n', 'T-1\u2028'])
       expect(
         thrown(() => checkTaskId(bad)),
         JSON.stringify(bad),

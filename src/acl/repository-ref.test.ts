@@ -104,6 +104,32 @@ describe('resolveRepository', () => {
     expect(e).toBeInstanceOf(RefusedError);
   });
 
+  it('refuses self when the manifest sits below the root of its git repository, unless the user allows that root (issue 25)', async () => {
+    const outer = createTempDir('hub-acl-outer-');
+    temps.push(outer);
+    makeGitRepo(outer, { 'README.md': '# monorepo\n' });
+    const ws = join(outer, 'tools', 'ws');
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, '.hub.yml'), 'workspace:\n  name: w\n  projects: []\n');
+    const catalog = new Catalog(readManifestFile(join(ws, '.hub.yml')));
+    const top = git(outer, ['rev-parse', '--show-toplevel']);
+    for (const ref of ['self', '.']) {
+      const e = (await thrown(resolveRepository(depsFor(join(ws, '.hub.yml')), ref))) as RefusedError;
+      expect(e, ref).toBeInstanceOf(RefusedError);
+      expect(e.details).toMatchObject({
+        field: 'repository',
+        value: ref,
+        rule: 'definition_repository_inside_workspace',
+        repository_root: top,
+      });
+      expect(e.message).toContain(top);
+      expect(e.message).toContain('workspace.allowed_outside_paths');
+    }
+    // The user's own config (workspace.allowed_outside_paths, HUB_ALLOWED_OUTSIDE_PATHS) may allow that root.
+    const allowed = { catalog, checkouts: checkoutsOf(catalog, () => [outer]), definitionRoot: ws };
+    expect(await resolveRepository(allowed, 'self')).toMatchObject({ id: 'self', root: top, self: true });
+  });
+
   it('keys a repository id without its slash', () => {
     expect(repoKey('Platform/identity.core')).toBe('Platform~identity.core');
   });

@@ -1,5 +1,5 @@
 import { type Catalog, type CatalogRepo, type Checkouts, scopeMiss } from '../catalog/index.js';
-import { NotFoundError, runGit, ValidationError } from '../infra/index.js';
+import { NotFoundError, RefusedError, realpathOrUndefined, runGit, ValidationError } from '../infra/index.js';
 
 /** The repository an ACL record is about. */
 export interface RepoTarget {
@@ -33,11 +33,12 @@ export function repoKey(id: string): string {
 /**
  * Resolves `--repository`: `<project>/<repo>` of the manifest (unknown names get "did you mean"), or `.` / `self`,
  * the git repository holding the manifest, which is that catalog repository when the manifest lists it. A
- * repository outside the workspace is refused (Checkouts).
+ * repository outside the workspace is refused (Checkouts), and so is `self` when the manifest lies below its
+ * repository's root, unless the user's own config allows that root.
  */
 export async function resolveRepository(deps: RepoResolveDeps, ref: string): Promise<RepoTarget> {
   const text = ref.trim();
-  if (text === '.' || text === 'self') return resolveSelf(deps);
+  if (text === '.' || text === 'self') return resolveSelf(deps, text);
   const parts = text.split('/');
   if (parts.length !== 2 || !parts[0] || !parts[1])
     throw new ValidationError(`repository: '${ref}' is not a repository reference; expected ${REF_RULE}`, {
@@ -62,13 +63,29 @@ function targetOf(deps: RepoResolveDeps, repo: CatalogRepo, self: boolean): Repo
   return { id: repo.id, key: repoKey(repo.id), root: c.state === 'present' ? c.dir : undefined, repo, self };
 }
 
-async function resolveSelf(deps: RepoResolveDeps): Promise<RepoTarget> {
+async function resolveSelf(deps: RepoResolveDeps, ref: string): Promise<RepoTarget> {
   const r = await runGit(['rev-parse', '--show-toplevel'], { cwd: deps.definitionRoot });
   const top = r.stdout.trim();
   if (r.code !== 0 || top === '')
     throw new ValidationError(
       `repository: '.' and 'self' mean the git repository holding the manifest, and ${deps.definitionRoot} is not in one`,
       { field: 'repository', value: 'self', rule: 'definition_repository' },
+    );
+  // The manifest in a folder below its repository's root (tools/ws of a monorepo): the repository is more than the
+  // workspace, and an agent given the workspace would branch, merge and check out the whole of it. Only the
+  // user's own config may allow that root, as for any folder outside the workspace.
+  const real = realpathOrUndefined(top) ?? top;
+  if (deps.checkouts.placeOf(real) === 'outside')
+    throw new RefusedError(
+      `repository: '${ref}' means the git repository holding the manifest, whose root ${real} lies above the workspace ${deps.definitionRoot}; ` +
+        `hub acts on no repository beyond the workspace unless you allow it: add ${real} to workspace.allowed_outside_paths in your user config or to HUB_ALLOWED_OUTSIDE_PATHS, or name a repository of the manifest`,
+      {
+        field: 'repository',
+        value: ref,
+        rule: 'definition_repository_inside_workspace',
+        repository_root: real,
+        workspace: deps.definitionRoot,
+      },
     );
   for (const repo of deps.catalog.repos) {
     const c = deps.checkouts.of(repo);

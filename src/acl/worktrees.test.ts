@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, git } from '../../test/fixtures/index.js';
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
+import { AGENT_ID_RE } from './liveness.js';
 import { listWorktrees, type WorktreeConfig } from './worktrees.js';
 import { destroyWorktree, gcWorktrees } from './worktrees-remove.js';
 import {
@@ -90,6 +91,32 @@ describe('worktree create', () => {
       expect(e.details).toMatchObject({ field });
     }
     expect(existsSync(join(env.ws.root, 'x'))).toBe(false);
+    expect(existsSync(join(env.ws.root, '.worktrees'))).toBe(false);
+  });
+
+  it('checks task and agent ids exactly as they name folders: no whitespace around, no control or line separator (issue 25)', async () => {
+    const cases = [
+      ['T1\n', 'no_surrounding_whitespace'],
+      ['T1\t', 'no_surrounding_whitespace'],
+      [' T1', 'no_surrounding_whitespace'],
+      ['T1\u2028', 'no_surrounding_whitespace'],
+      ['T\u20291', 'no_control_characters'],
+      ['T\u00001', 'no_control_characters'],
+      ['T\u202e1', 'no_control_characters'],
+      ['T 1', AGENT_ID_RE.source],
+    ] as const;
+    for (const [id, rule] of cases)
+      for (const [over, field] of [
+        [{ taskId: id }, 'task_id'],
+        [{ agentId: id }, 'agent_id'],
+      ] as const) {
+        const e = (await thrown(create(env, over))) as ValidationError;
+        expect(e, JSON.stringify(over)).toBeInstanceOf(ValidationError);
+        expect(e.details, JSON.stringify(over)).toMatchObject({ field, rule, value: id });
+        expect(e.message).toMatch(new RegExp(`^${field}: "`));
+        if (rule !== AGENT_ID_RE.source)
+          expect(e.message).toMatch(/\(U\+[0-9A-F]{4}\)|character U\+[0-9A-F]{4}/);
+      }
     expect(existsSync(join(env.ws.root, '.worktrees'))).toBe(false);
   });
 

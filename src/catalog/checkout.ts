@@ -40,6 +40,15 @@ export class Checkouts {
     return this.allowed;
   }
 
+  /**
+   * Where a real folder lies: inside the manifest's folder, inside a folder the user's own config allows, or
+   * outside both. For folders no catalog entry names (the git repository holding the manifest).
+   */
+  placeOf(real: string): 'inside' | 'allowed' | 'outside' {
+    if (isInside(this.workspaceRoot(), real)) return 'inside';
+    return this.allowedRoots().some((a) => isInside(a, real)) ? 'allowed' : 'outside';
+  }
+
   /** Judges one repository now. */
   of(repo: CatalogRepo): RepoCheckout {
     const dir = realpathOrUndefined(repo.root);

@@ -8,6 +8,7 @@ export {
   realpathOrUndefined,
   resolveReal,
   toRootRelative,
+  tryReadFileBounded,
   ValidationError,
 } from '../infra/index.js';
 

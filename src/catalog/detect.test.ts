@@ -52,7 +52,7 @@ describe('detectInRepo', () => {
                 'libs/core/Cargo.toml': '[package]\nname = "core"\n',
                 'internal/auth/pom.xml': '<project/>\n',
                 'infra/net/build.gradle': '\n',
-                'terraform/modules/vpc/package.json': '{}\n',
+                'terraform/modules/vpc/package.json': '{"name":"vpc"}\n',
                 'tools/dotnet/App.csproj': '<Project/>\n',
                 'misc/thing/go.mod': 'module thing\n',
                 // Nested Helm charts.
@@ -77,8 +77,8 @@ describe('detectInRepo', () => {
                 'docs/readme/README.md': '# docs\n',
                 'packages/notes/package.json.bak': '{}\n',
                 // A second basename "web" and a second "api".
-                'packages/web/package.json': '{}\n',
-                'apps/api/package.json': '{}\n',
+                'packages/web/package.json': '{"name":"web-pkg"}\n',
+                'apps/api/package.json': '{"name":"api-app"}\n',
               },
               components: [
                 // Catalogued with a non-normalized path: still recognised.
@@ -164,7 +164,8 @@ describe('detectInRepo', () => {
     ['helm/identity', 'infrastructure'],
     ['charts/base', 'infrastructure'],
     ['deploy/x', 'infrastructure'],
-    ['tools/dotnet', 'unknown'],
+    // No hinting folder: the marker says (a project without an Exe output type is a library).
+    ['tools/dotnet', 'library'],
     ['misc/thing', 'unknown'],
     // The closest hinting directory wins: services/api/plugins/auth is under services/.
     ['services/api/plugins/auth', 'service'],
@@ -262,7 +263,7 @@ describe('detectInRepo', () => {
     expect(auths.some((n) => n === 'internal-auth' || n === 'services-api-plugins-auth')).toBe(true);
   });
 
-  it('offers the repo root only for a single-package repo', () => {
+  it('offers the repo root when it names a package, first, beside the packages inside', () => {
     const single = detectInRepo(catalog, repoOf(catalog, 'p/single'));
     expect(single).toEqual([
       {
@@ -270,15 +271,16 @@ describe('detectInRepo', () => {
         repo: 'single',
         name: 'single',
         path: '.',
-        kind: 'unknown',
+        kind: 'library',
         markers: ['package.json'],
         language: 'javascript',
+        package: 'single',
         confidence: 'high',
         already_catalogued: false,
       },
     ]);
     const rooted = detectInRepo(catalog, repoOf(catalog, 'p/rooted')).map((c) => c.path);
-    expect(rooted).toEqual(['cmd/tool']);
+    expect(rooted).toEqual(['.', 'cmd/tool']);
   });
 
   it('finds nothing in a repo without markers or without a checkout', () => {
@@ -325,6 +327,7 @@ describe('languageOf', () => {
     try {
       const catalog = new Catalog(readManifestFile(ws.manifestPath));
       expect(detectInRepo(catalog, repoOf(catalog, 'p/g'))).toEqual([
+        expect.objectContaining({ path: '.', name: 'g', package: 'g', language: 'go' }),
         expect.objectContaining({
           path: 'cmd/tool',
           kind: 'application',

@@ -1,5 +1,5 @@
 export { type CatalogAddInput, type CatalogAddResult, planCatalogAdd } from './add.js';
-export { appendComponents } from './apply.js';
+export { appendComponents, appendComponentsToRepos, type RepoDrafts } from './apply.js';
 export { Catalog, type CatalogComponent, type CatalogRepo, normalizeTags } from './catalog.js';
 export { Checkouts, checkoutsOf, gitRefs, REPO_OUTSIDE_RULE, type RepoCheckout } from './checkout.js';
 export {
@@ -14,7 +14,9 @@ export {
 } from './derived.js';
 export { parseSelection, type Selection, type SelectionInput } from './derived-select.js';
 export {
+  CANDIDATE_ROLES,
   type Candidate,
+  type CandidateRole,
   CHART_PARENTS,
   detectInRepo,
   HIGH_CONFIDENCE_MARKERS,
@@ -22,6 +24,8 @@ export {
   kindHint,
   languageOf,
   MARKER_LANGUAGES,
+  ROLE_DIRS,
+  roleOf,
   SKIP_DIRS,
 } from './detect.js';
 export {
@@ -50,6 +54,7 @@ export { longestMatch, type ResolveInput, type ResolveResult, resolveComponent }
 export { type SearchHit, searchManifest } from './search.js';
 export { didYouMean, scopeMiss, suggestionText } from './suggest.js';
 export {
+  catalogWarnings,
   componentDirectoryProblem,
   type Problem,
   type ValidateOptions,

@@ -29,6 +29,8 @@ export interface ComponentDraft {
   path: string;
   kind: string;
   language?: string | string[];
+  /** Examples, benchmarks, fuzz targets, tests (from detect): written as the tag `role`. */
+  role?: string;
 }
 
 /** Picks the one repository an init or apply writes to; several repos need an explicit project and repo. */

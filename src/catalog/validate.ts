@@ -1,9 +1,10 @@
-import { normalizeRelPath, realpathOrUndefined } from '../infra/index.js';
+import { didYouMean, normalizeRelPath, realpathOrUndefined, suggestionText } from '../infra/index.js';
 import {
   type AgentProfile,
   formatPath,
   MCP_ID_RE,
   positionOf,
+  RECOMMENDED_KINDS,
   RULE_ID_RE,
   SKILL_ID_RE,
 } from '../model/index.js';
@@ -19,6 +20,12 @@ export interface Problem {
   column?: number;
   rule: string;
   message: string;
+  /** The key the problem is about (an unknown or a missing one). */
+  key?: string;
+  /** Known names close to the one given, closest first. */
+  suggestions?: string[];
+  /** What was expected there, in words. */
+  expected?: string;
 }
 
 export interface ValidateOptions {
@@ -123,6 +130,33 @@ export function validateCatalog(catalog: Catalog, opts: ValidateOptions): Proble
   for (const repo of catalog.repoById.values())
     checkRepoComponents(catalog, repo, opts.filesystem && !outside.has(repo.id), add);
   checkRelationships(catalog, opts, add);
+  return problems;
+}
+
+/**
+ * What is allowed but probably not meant, reported without failing validation: a component kind that is none
+ * of the recommended kinds but one edit or so from one (`servce`). Kind is an open string, so a kind far from
+ * every recommended one (`lambda-function`) is taken as chosen.
+ */
+export function catalogWarnings(catalog: Catalog): Problem[] {
+  const { problems, add } = collector(catalog);
+  const recommended: readonly string[] = RECOMMENDED_KINDS;
+  for (const c of catalog.components) {
+    const kind = c.raw.kind;
+    if (kind === undefined || recommended.includes(kind)) continue;
+    const suggestions = didYouMean(kind, recommended, 1);
+    if (suggestions.length === 0) continue;
+    add(
+      [...c.yamlPath, 'kind'],
+      'kind_near_miss',
+      `kind '${kind}' is not a recommended kind${suggestionText(suggestions)} (component ${c.id}; kind is open, so a kind of your own is fine)`,
+    );
+    Object.assign(problems[problems.length - 1]!, {
+      key: 'kind',
+      suggestions,
+      expected: `a kind of your own, or one of: ${recommended.join(', ')}`,
+    });
+  }
   return problems;
 }
 

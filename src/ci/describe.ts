@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { tryReadFileBounded } from '../infra/index.js';
-import { yaml } from '../model/index.js';
+import { yaml, yamlStructureViolation } from '../model/index.js';
 import { type CiFileRef, ciFiles, type Listing } from './files.js';
 import { azureShape, circleciShape, githubShape, gitlabShape } from './parse-pipelines.js';
 import {
@@ -35,6 +35,9 @@ const EMPTY: CiShape = { name: null, workflows: [], jobs: [], stages: [], trigge
 
 /** Parses every YAML document of a CI file; throws the first syntax error. */
 function yamlDocs(text: string): unknown[] {
+  // A CI file comes with the clone: nesting the composer would recurse through is refused before it runs.
+  const bad = yamlStructureViolation(text);
+  if (bad) throw new Error(bad.reason);
   const docs = yaml().parseAllDocuments(text, { uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   for (const d of list) if (d.errors.length > 0) throw new Error(d.errors[0]!.message.split('\n')[0]);

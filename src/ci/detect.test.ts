@@ -123,6 +123,14 @@ describe('CI detection on real checkouts', () => {
     expect(byProvider(root).gitlab_ci![0]!.error).toMatch(/not parsed: .*alias/i);
   });
 
+  it('a file nested 100,000 deep is listed with the nesting limit, never parsed (issue 25)', () => {
+    const n = 100_000;
+    const root = repo({ '.gitlab-ci.yml': `stages: [build]\njob: ${'['.repeat(n)}${']'.repeat(n)}\n` });
+    expect(byProvider(root).gitlab_ci![0]!.error).toBe(
+      'not parsed: nests deeper than the limit of 128 levels at line 2 (max_depth)',
+    );
+  });
+
   it('never reads through a symbolic link out of the repository, nor lists a linked folder', () => {
     const outside = createTempDir('hub-ci-out-');
     dirs.push(outside);

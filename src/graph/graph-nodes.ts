@@ -49,13 +49,15 @@ export function buildNodes(catalog: Catalog, external: readonly ExternalRepo[]):
   for (const r of catalog.repos) {
     addProject(r.project);
     const key = r.url ? urlKey(r.url) : undefined;
+    // A path-only repository whose origin was recorded as `source` (hub init, project sources) is from there.
+    const from = r.raw?.source?.provider;
     add(
       {
         id: `repo:${r.id}`,
         label: r.name,
         kind: 'repo',
         identity: r.id,
-        provider: providerOf(key),
+        provider: key === undefined && from ? from : providerOf(key),
         project: r.project,
         path: toPosix(relative(catalog.file.root, r.root)) || '.',
         ...(r.url ? { url: r.url } : {}),

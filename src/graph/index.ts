@@ -14,7 +14,7 @@ export {
   type WorkspaceGraph,
   type WorkspaceNode,
 } from './graph-types.js';
-export { findNode, type NeighborsInput, type NeighborsResult, neighbors } from './neighbors.js';
+export { findNode, type NeighborsInput, type NeighborsResult, neighbors, resolveNode } from './neighbors.js';
 export { CONVENTIONAL_DIRS, PACKAGE_FILES, packageFileKind, REQUIREMENTS_FILE } from './package-files.js';
 export { SCAN_LIMITS } from './scan-limits.js';
 export { type RepoScan, type ScanSkip, scanRepo } from './scan-repo.js';

@@ -3,6 +3,7 @@ import { parseCargo } from './parse-cargo.js';
 import { parseGoMod, parseGoWork } from './parse-go.js';
 import { parseGradleBuild, parseGradleSettings, parseVersionCatalog } from './parse-gradle.js';
 import { parseChart, parseGitmodules } from './parse-helm-git.js';
+import { parseLerna, parsePnpmWorkspace, parseRush } from './parse-js-workspaces.js';
 import { parsePom } from './parse-maven.js';
 import { parseNpm } from './parse-npm.js';
 import { parsePyproject, parseRequirements } from './parse-python.js';
@@ -26,6 +27,10 @@ export interface PackageFileKind {
 /** The package files read in each scanned folder, by exact name. */
 export const PACKAGE_FILES: Record<string, PackageFileKind> = {
   'package.json': { ecosystem: 'npm', parse: parseNpm },
+  // Workspace files that list JS members (nx and turbo use the package manager's list).
+  'pnpm-workspace.yaml': { ecosystem: 'npm', parse: (t) => parsePnpmWorkspace(t), rootOnly: true },
+  'lerna.json': { ecosystem: 'npm', parse: (t) => parseLerna(t), rootOnly: true },
+  'rush.json': { ecosystem: 'npm', parse: (t) => parseRush(t), rootOnly: true },
   'go.mod': { ecosystem: 'go', parse: parseGoMod },
   'go.work': { ecosystem: 'go', parse: (t) => parseGoWork(t) },
   'pyproject.toml': { ecosystem: 'python', parse: parsePyproject },

@@ -5,8 +5,22 @@ const clean = (line: string) => line.replace(/\/\/.*$/, '').trim();
 const unquote = (s: string) => (s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s);
 
 /**
+ * The `// indirect` mark as Go's modfile reads it: the line's comment is `indirect`, or starts with `indirect;`.
+ */
+function isIndirect(raw: string): boolean {
+  const at = raw.indexOf('//');
+  if (at === -1) return false;
+  const words = raw
+    .slice(at + 2)
+    .trim()
+    .split(/\s+/);
+  return (words.length === 1 && words[0] === 'indirect') || (words.length > 1 && words[0] === 'indirect;');
+}
+
+/**
  * go.mod: `module <path>` is what the repository publishes; every module path in a `require` directive (single
- * line or block) is a dependency. `go.work` `use` folders are read too.
+ * line or block) is a dependency, scope `require`, or `indirect` when Go marks it so. `go.work` `use` folders
+ * are read too.
  */
 export function parseGoMod(text: string, file: string): FileDeclarations {
   const out = emptyDeclarations();
@@ -17,7 +31,7 @@ export function parseGoMod(text: string, file: string): FileDeclarations {
     if (line === '') return;
     if (block) {
       if (line === ')') block = undefined;
-      else if (block === 'require') addRequire(line, i + 1);
+      else if (block === 'require') addRequire(line, i + 1, raw);
       return;
     }
     const m = /^(module|require)\s+(.*)$/.exec(line);
@@ -27,14 +41,14 @@ export function parseGoMod(text: string, file: string): FileDeclarations {
       const path = unquote(rest.split(/\s+/)[0] ?? '');
       if (path) out.provides.push({ ecosystem: 'go', name: path, file, line: i + 1 });
     } else if (rest === '(') block = 'require';
-    else addRequire(rest, i + 1);
+    else addRequire(rest, i + 1, raw);
   });
   return out;
 
-  function addRequire(spec: string, line: number): void {
+  function addRequire(spec: string, line: number, raw: string): void {
     const path = unquote(spec.split(/\s+/)[0] ?? '');
-    if (path && path !== '(')
-      out.requires.push({ ecosystem: 'go', name: path, file, line, scope: 'require' });
+    const scope = isIndirect(raw) ? 'indirect' : 'require';
+    if (path && path !== '(') out.requires.push({ ecosystem: 'go', name: path, file, line, scope });
   }
 }
 

@@ -1,5 +1,6 @@
-import { parse as parseToml } from '@decimalturn/toml-patch';
+import { parseTomlBounded as parseToml } from './bounded-text.js';
 import { emptyDeclarations, type FileDeclarations, LineIndex } from './declarations.js';
+import { TomlLines } from './toml-lines.js';
 
 const COORD = `([A-Za-z0-9_][\\w.-]*):([A-Za-z0-9_][\\w.-]*)`;
 /** A configuration call with a string coordinate: `implementation 'g:a:v'`, `api("g:a:v")`, `platform("g:a")`. */
@@ -70,7 +71,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 export function parseVersionCatalog(source: string, file: string): FileDeclarations {
   const data = parseToml(source) as Record<string, unknown>;
   const out = emptyDeclarations();
-  const lines = new LineIndex(source);
+  const keys = new TomlLines(source);
   if (!isRecord(data.libraries)) return out;
   for (const [alias, lib] of Object.entries(data.libraries)) {
     let coord: string | undefined;
@@ -83,7 +84,7 @@ export function parseVersionCatalog(source: string, file: string): FileDeclarati
         ecosystem: 'maven',
         name: coord,
         file,
-        line: lines.findKey(alias),
+        line: keys.line(['libraries', alias]),
         scope: 'libraries',
       });
   }

@@ -1,4 +1,4 @@
-import { yaml } from '../model/index.js';
+import { parseYamlBounded } from './bounded-text.js';
 import { emptyDeclarations, type FileDeclarations, LineIndex } from './declarations.js';
 import { resolveSubmoduleUrl, urlKey } from './url-key.js';
 
@@ -8,7 +8,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** Chart.yaml: the chart's `name` is what the repository publishes; `dependencies[].name` what it depends on. */
 export function parseChart(source: string, file: string): FileDeclarations {
   // Few aliases: a chart has none, and a billion-laughs document stops here.
-  const data: unknown = yaml().parse(source, { maxAliasCount: 50, uniqueKeys: false });
+  const data: unknown = parseYamlBounded(source, { maxAliasCount: 50 });
   const out = emptyDeclarations();
   if (!isRecord(data)) return out;
   const lines = new LineIndex(source);

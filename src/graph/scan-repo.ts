@@ -1,6 +1,8 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { normalizeRelPath, resolveReal, tryReadFileBounded } from '../infra/index.js';
+import picomatch from 'picomatch';
+import { SKIP_DIRS } from '../catalog/index.js';
+import { HubError, normalizeRelPath, resolveReal, tryReadFileBounded } from '../infra/index.js';
 import type { Declared, Ecosystem } from './declarations.js';
 import { CONVENTIONAL_DIRS, NESTED_FILES, type PackageFileKind, packageFileKind } from './package-files.js';
 import { SCAN_LIMITS } from './scan-limits.js';
@@ -68,40 +70,78 @@ export function scanRepo(input: ScanInput): RepoScan {
     seen.add(n.path);
     queue.push(n.path);
   };
-  const enqueuePattern = (pattern: string, base: string, from: string, quiet: boolean) => {
-    if (pattern.startsWith('!')) return;
-    const rel = base === '.' ? pattern : `${base}/${pattern}`;
-    if (!rel.endsWith('/*')) {
-      if (rel.includes('*')) return; // Deeper globs are not expanded (bounded, predictable cost).
-      enqueue(rel, from);
-      return;
-    }
-    const parent = normalizeRelPath(rel.slice(0, -2));
-    if (parent.escapes) {
-      escapes(rel, from);
-      return;
-    }
-    const real = resolveReal(input.dir, parent.path);
-    if (!real) return;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(real, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    const dirs = entries
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-    if (dirs.length > SCAN_LIMITS.maxExpand && !quiet)
+  /**
+   * Member patterns of one file (`packages/*`, `tooling/**`, plain paths, `!` exclusions) relative to `base`:
+   * plain paths are read as they are; globs are matched against the folders below their fixed head, at most
+   * `maxGlobDepth` levels down for `**`, never into node_modules or hidden folders; `!` patterns carve out.
+   */
+  const expandMembers = (patterns: readonly string[], base: string, from: string, quiet: boolean) => {
+    const clean = (p: string) => posix(base, p.replace(/^(\.\/)+/, '').replace(/\/+$/, '') || '.');
+    // Patterns come with a clone: bounded in number and length, and without extglobs (nested repetition is the
+    // one glob form whose regular expression can backtrack without end; member lists never need it).
+    const usable = patterns.filter((p) => p.length <= SCAN_LIMITS.maxPatternLength);
+    if (usable.length < patterns.length || usable.length > SCAN_LIMITS.maxExpand)
       scan.skipped.push({
-        file: rel,
+        file: from,
         rule: 'max_expand',
-        reason: `expands to over ${SCAN_LIMITS.maxExpand} folders`,
+        reason: `member patterns over ${SCAN_LIMITS.maxPatternLength} characters, or past the first ${SCAN_LIMITS.maxExpand}, are not read`,
       });
-    for (const d of dirs.slice(0, SCAN_LIMITS.maxExpand)) enqueue(posix(parent.path, d), from);
+    const kept = usable.slice(0, SCAN_LIMITS.maxExpand);
+    const glob = { noextglob: true };
+    const negated = kept.filter((p) => p.startsWith('!')).map((p) => clean(p.slice(1)));
+    const excluded = negated.length > 0 ? picomatch(negated, glob) : () => false;
+    for (const p of kept) {
+      if (p.startsWith('!')) continue;
+      const rel = clean(p);
+      const scanned = picomatch.scan(rel);
+      if (!scanned.isGlob) {
+        if (!excluded(normalizeRelPath(rel).path)) enqueue(rel, from);
+        continue;
+      }
+      const head = normalizeRelPath(scanned.base || '.');
+      if (head.escapes) {
+        escapes(rel, from);
+        continue;
+      }
+      const real = resolveReal(input.dir, head.path);
+      if (!real) continue;
+      const matches = picomatch(posix(head.path, scanned.glob), glob);
+      const levels = scanned.glob.includes('**') ? SCAN_LIMITS.maxGlobDepth : scanned.glob.split('/').length;
+      if (matches(head.path) && !excluded(head.path)) enqueue(head.path, from);
+      const walk: Array<[string, string, number]> = [[real, head.path, 0]];
+      let visited = 0;
+      for (let w = 0; w < walk.length; w++) {
+        const [abs, at, depth] = walk[w]!;
+        let entries: Dirent[];
+        try {
+          entries = readdirSync(abs, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        const dirs = entries
+          .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIP_DIRS.has(e.name))
+          .map((e) => e.name)
+          .sort();
+        for (const d of dirs) {
+          if (visited++ >= SCAN_LIMITS.maxExpand) {
+            if (!quiet)
+              scan.skipped.push({
+                file: rel,
+                rule: 'max_expand',
+                reason: `expands to over ${SCAN_LIMITS.maxExpand} folders`,
+              });
+            walk.length = 0;
+            break;
+          }
+          const child = posix(at, d);
+          if (matches(child) && !excluded(child)) enqueue(child, from);
+          if (depth + 1 < levels) walk.push([join(abs, d), child, depth + 1]);
+        }
+      }
+    }
   };
 
+  const budget = { left: SCAN_LIMITS.maxRepoBytes };
   enqueue('.', 'root');
   for (const d of input.extraDirs ?? []) enqueue(d, 'the manifest');
 
@@ -119,9 +159,9 @@ export function scanRepo(input: ScanInput): RepoScan {
     // Chart folders are looked for only where the root listing has them: no path lookups for absent ones.
     if (rel === '.')
       for (const p of CONVENTIONAL_DIRS)
-        if (names.has(p.split('/')[0]!)) enqueuePattern(p, '.', 'convention', true);
+        if (names.has(p.split('/')[0]!)) expandMembers([p], '.', 'convention', true);
     const read = (name: string) =>
-      readText(input.dir, join(real, name), posix(rel, name), scan, name.includes('/'));
+      readText(input.dir, join(real, name), posix(rel, name), scan, name.includes('/'), budget);
     const readSibling = (name: string) => (names.has(name) ? read(name) : undefined);
     const files: Array<[string, PackageFileKind]> = [];
     for (const e of entries) {
@@ -154,13 +194,14 @@ export function scanRepo(input: ScanInput): RepoScan {
         for (const p of d.provides.slice(0, room)) scan.provides.push(p);
         room -= Math.min(room, d.provides.length);
         for (const r of d.requires.slice(0, room)) scan.requires.push(r);
-        for (const m of d.more ?? []) enqueuePattern(m, rel, file, false);
+        if (d.more) expandMembers(d.more, rel, file, false);
       } catch (err) {
-        // JSON, TOML, YAML and XML errors alike; a nesting bomb may end in a RangeError.
+        // JSON, TOML, YAML and XML errors alike; a bound the file breaks (max_depth, ...) names its own rule.
         const message = String((err as Error)?.message ?? err)
           .split('\n')[0]!
           .slice(0, 200);
-        scan.skipped.push({ file, rule: 'parse', reason: message });
+        const bound = err instanceof HubError ? err.details?.rule : undefined;
+        scan.skipped.push({ file, rule: typeof bound === 'string' ? bound : 'parse', reason: message });
       }
     }
   }
@@ -174,18 +215,32 @@ function readText(
   file: string,
   scan: RepoScan,
   nested: boolean,
+  budget: { left: number },
 ): string | undefined {
+  const overBudget = () =>
+    scan.skipped.push({
+      file,
+      rule: 'max_repo_bytes',
+      reason: `the repository's package files pass ${SCAN_LIMITS.maxRepoBytes} bytes`,
+    });
+  if (budget.left <= 0) {
+    overBudget();
+    return undefined;
+  }
+  const cap = Math.min(SCAN_LIMITS.maxFileBytes, budget.left);
   const r = tryReadFileBounded(path, {
-    maxBytes: SCAN_LIMITS.maxFileBytes,
+    maxBytes: cap,
     root,
     // A name from the folder listing is opened with O_NOFOLLOW; a nested path (gradle/x) is resolved first.
     walked: !nested,
     rootName: 'the repository',
   });
   if (!r.ok) {
-    if (r.rule !== 'exists') scan.skipped.push({ file, rule: r.rule, reason: r.reason });
+    if (r.rule === 'max_size' && cap < SCAN_LIMITS.maxFileBytes) overBudget();
+    else if (r.rule !== 'exists') scan.skipped.push({ file, rule: r.rule, reason: r.reason });
     return undefined;
   }
+  budget.left -= r.bytes.length;
   const text = r.bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

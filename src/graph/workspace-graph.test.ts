@@ -298,6 +298,41 @@ describe('reading package files safely', () => {
     expect(JSON.stringify(g)).not.toContain('secret');
   });
 
+  it('skips package files nested 100,000 deep with the limit named, never parsing them (issue 25)', () => {
+    const ws = buildGraphWorkspace();
+    dirs.push(ws.root);
+    const n = 100_000;
+    const deep = (open: string, close: string) => `${open.repeat(n)}${close.repeat(n)}`;
+    writeFileSync(
+      join(ws.root, 'core', 'mathlib', 'Cargo.toml'),
+      `[package]\nname = "m"\nx = ${deep('[', ']')}\n`,
+    );
+    writeFileSync(
+      join(ws.root, 'data', 'ledger', 'pyproject.toml'),
+      `[project]\nx = ${deep('{a = ', '}')}\n`,
+    );
+    mkdirSync(join(ws.root, 'jvm', 'orders', 'gradle'), { recursive: true });
+    writeFileSync(
+      join(ws.root, 'jvm', 'orders', 'gradle', 'libs.versions.toml'),
+      `[libraries]\nx = ${deep('[', ']')}\n`,
+    );
+    writeFileSync(join(ws.root, 'ops', 'charts', 'Chart.yaml'), `name: c\nx: ${deep('[', ']')}\n`);
+    const g = graphOf(ws.manifestPath);
+    const skips = g.inference!.skipped.filter((s) => s.rule === 'max_depth').map((s) => [s.repo, s.file]);
+    expect(skips).toEqual(
+      expect.arrayContaining([
+        ['core/mathlib', 'Cargo.toml'],
+        ['data/ledger', 'pyproject.toml'],
+        ['jvm/orders', 'gradle/libs.versions.toml'],
+        ['ops/charts', 'Chart.yaml'],
+      ]),
+    );
+    for (const s of g.inference!.skipped) expect(s.reason).not.toMatch(/Maximum call stack/);
+    expect(g.inference!.skipped.find((s) => s.file === 'Cargo.toml')?.reason).toMatch(
+      /^nests deeper than the limit of 128 levels at line 3, column \d+ \(max_depth\)$/,
+    );
+  });
+
   it('reads a manifest of workspace members without following them out of the repository', () => {
     const ws = buildGraphWorkspace();
     dirs.push(ws.root);

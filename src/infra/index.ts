@@ -1,6 +1,7 @@
 export { writeFileAtomicSync } from './atomic-file.js';
 export { backupFileSync } from './backup-file.js';
 export { childProcess } from './child-process.js';
+export { didYouMean, suggestionText } from './did-you-mean.js';
 export {
   AmbiguousError,
   type ErrorBody,
@@ -55,3 +56,10 @@ export {
   tryReadFileBounded,
   writeFileUnder,
 } from './safe-fs.js';
+export {
+  jsonNestingViolation,
+  MAX_FILE_NESTING,
+  type NestingViolation,
+  nestingMessage,
+  tomlNestingViolation,
+} from './text-nesting.js';

@@ -52,6 +52,8 @@ describe('a workspace hub.config.yaml', () => {
     ['merge.validators', 'merge:\n  validators:\n    - [sh, -c, evil]\n', 2],
     ['workspace.allowed_outside_paths', 'workspace:\n  allowed_outside_paths: [/etc]\n', 2],
     ['server.allowed_hosts', 'server:\n  allowed_hosts: [evil.example]\n', 2],
+    // The author of a cloned workspace would know the token of the server it starts (issue 25).
+    ['server.token', `server:\n  token: ${'k'.repeat(40)}\n`, 2],
   ])('may not set %s: refused naming the key, the file, the line and the rule', (key, text, line) => {
     const { ws, user } = setup();
     writeFileSync(join(ws, 'hub.config.yaml'), `api_version: x\n${text}`);
@@ -107,6 +109,15 @@ describe('a workspace hub.config.yaml', () => {
     expect(r.config.config.editor).toBe('vim');
     expect(r.config.workspace.allowed_outside_paths).toEqual(['/srv/repos']);
   });
+
+  it('takes server.token from the user config or HUB_SERVER_TOKEN, never from itself', () => {
+    const { ws, user } = setup();
+    writeFileSync(join(ws, 'hub.config.yaml'), 'api_version: from-ws\n');
+    writeFileSync(join(user, 'config.yml'), `server:\n  token: ${'u'.repeat(40)}\n`);
+    expect(load(ws, user).config.server.token).toBe('u'.repeat(40));
+    const env = { HUB_SERVER_TOKEN: 'e'.repeat(40) };
+    expect(load(ws, user, { env }).config.server.token).toBe('e'.repeat(40));
+  });
 });
 
 describe('trusted sources', () => {
@@ -161,6 +172,7 @@ describe('trusted sources', () => {
       'state.dynamodb.endpoint',
       'state.mongodb.url',
       'server.allowed_hosts',
+      'server.token',
     ]);
   });
 });

@@ -44,6 +44,11 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     path: ['server', 'allowed_hosts'],
     what: 'Host names the HTTP server accepts besides loopback (its DNS-rebinding guard)',
   },
+  {
+    key: 'server.token',
+    path: ['server', 'token'],
+    what: "the HTTP server's bearer token (a cloned workspace's author would know it)",
+  },
 ];
 
 /** The rule a workspace config breaks by setting a trusted-only key. */
@@ -73,10 +78,13 @@ function setIn(data: Obj, path: readonly string[], value: unknown): void {
 }
 
 let defaults: AppConfig | undefined;
-/** True when `data` sets the key to something other than its default (the default runs nothing new). */
+/**
+ * True when `data` sets the key to something other than its default (the default runs nothing new); an empty
+ * string names nothing (an empty `server.token` means no token), so it sets nothing either.
+ */
 function setsKey(data: Obj, path: readonly string[]): boolean {
   const value = getIn(data, path);
-  if (value === undefined) return false;
+  if (value === undefined || value === '') return false;
   defaults ??= AppConfigSchema.parse({});
   return JSON.stringify(value) !== JSON.stringify(getIn(defaults as unknown as Obj, path));
 }

@@ -278,6 +278,16 @@ export function loadAppConfig(opts: {
   };
 }
 
+/**
+ * Where the user's own setting of a trusted-only key (config.editor...) goes: the --appconfig file or the user
+ * config in effect, else the user config file (created by the first `appconfig patch --save` there).
+ */
+export function userSettingFile(loaded: LoadedAppConfig, env: AppConfigEnv, cwd: string): string {
+  if ((loaded.source === 'explicit' || loaded.source === 'user') && loaded.path) return loaded.path;
+  if (loaded.trustedKeysFrom) return loaded.trustedKeysFrom;
+  return resolve(cwd, defaultUserConfigDir(env), USER_APPCONFIG_FILENAMES[0]);
+}
+
 /** The user config file (config.yml, then config.yaml in the user config dir), when one exists. */
 function userAppConfigPath(cwd: string, userConfigDir: string): string | undefined {
   for (const name of USER_APPCONFIG_FILENAMES) {

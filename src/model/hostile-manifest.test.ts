@@ -275,8 +275,8 @@ describe('wrong types', () => {
     [
       'an unknown key',
       'workspace:\n  projects:\n    - name: p\n      repoz: []\n',
-      'workspace.projects[0]',
-      3,
+      'workspace.projects[0].repoz',
+      4,
     ],
   ];
   for (const [what, text, path, line] of cases) {

@@ -18,6 +18,7 @@ export {
   saveAppConfig,
   stateBearerToken,
   stateDefaults,
+  userSettingFile,
 } from './appconfig.js';
 export { APPCONFIG_EXAMPLE } from './appconfig-example.js';
 export {
@@ -129,6 +130,8 @@ export {
   YAML_LIMITS,
   type YamlLimits,
   type YamlSource,
+  type YamlStructureViolation,
   yamlLimitsFor,
+  yamlStructureViolation,
   yamlToJs,
 } from './yaml-source.js';

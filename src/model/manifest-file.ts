@@ -7,6 +7,7 @@ import { parseManifestData } from './manifest-fast-schema.js';
 import { manifestLimitIssue, manifestLimitsFor } from './manifest-limits.js';
 import { type Manifest, ManifestSchema } from './manifest-schema.js';
 import { DEFAULT_MANIFEST_MAX_BYTES, manifestByteLimit, manifestTooLarge } from './manifest-size.js';
+import { schemaIssues } from './schema-issues.js';
 import { fastYamlValue } from './yaml-fast.js';
 import {
   formatPath,
@@ -140,7 +141,7 @@ export function parseManifestText(text: string, path: string, opts: ManifestRead
   if (over) throwIssues(path, [over]);
   const legacy = findLegacyKeys(data);
   const parsed = ManifestSchema.safeParse(data);
-  if (!parsed.success) throwIssues(path, zodIssues(parsed.error, src));
+  if (!parsed.success) throwIssues(path, schemaIssues(parsed.error, src, 'manifest', data));
   return { path, root: dirname(path), manifest: parsed.data, legacy, source: src, maxBytes };
 }
 

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { Document, LineCounter } from 'yaml';
 import { tryReadFileBounded, ValidationError } from '../infra/index.js';
 import { yaml } from './yaml-lib.js';
+import { syntaxHint } from './yaml-syntax-hint.js';
 
 /** Upper bounds that keep a hostile file from costing unbounded time or memory. */
 export interface YamlLimits {
@@ -69,6 +70,12 @@ export interface SourceIssue {
   column?: number;
   message: string;
   rule: string;
+  /** The key the issue is about (an unknown or a missing one). */
+  key?: string;
+  /** Known names close to the one given, closest first. */
+  suggestions?: string[];
+  /** What the schema expects there, in words. */
+  expected?: string;
 }
 
 export interface ReadUtf8Options {
@@ -344,6 +351,42 @@ function precheckStructure(text: string, path: string, what: string, opts: Prech
   }
 }
 
+/** What a YAML text breaks before any parse: the rule, its line, and a reason that names the limit. */
+export interface YamlStructureViolation {
+  rule: string;
+  line: number;
+  limit?: number;
+  /** `nests deeper than the limit of 128 levels at line 3 (max_depth)`. */
+  reason: string;
+}
+
+/**
+ * What would overflow the YAML composer's stack or cost unbounded memory (nesting, tokens, nodes, entries per
+ * list past `limits`), found before any parser builds anything; undefined when the text is within them. For
+ * readers that parse YAML themselves (hub's own loads go through parseYamlSource, which refuses the same).
+ */
+export function yamlStructureViolation(
+  text: string,
+  limits: YamlLimits = YAML_LIMITS,
+): YamlStructureViolation | undefined {
+  try {
+    precheckStructure(text, '', '', { limits });
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    const d = (e.details ?? {}) as { rule?: unknown; line?: unknown; limit?: unknown };
+    const rule = String(d.rule ?? 'syntax');
+    const line = typeof d.line === 'number' ? d.line : 1;
+    const limit =
+      rule === 'max_depth' ? limits.maxNodeDepth : typeof d.limit === 'number' ? d.limit : undefined;
+    const reason =
+      rule === 'max_depth'
+        ? `nests deeper than the limit of ${limits.maxNodeDepth} levels at line ${line} (max_depth)`
+        : `${e.message.replace(/^\s*line \d+: /, '')} at line ${line} (${rule})`;
+    return { rule, line, ...(limit === undefined ? {} : { limit }), reason };
+  }
+}
+
 /** Parses YAML text into a Document with positions, refusing syntax errors, alias bombs and deep nesting. */
 export function parseYamlSource(
   text: string,
@@ -368,9 +411,17 @@ export function parseYamlSource(
       rule: 'syntax',
     });
   }
-  const issues: SourceIssue[] = doc.errors.slice(0, 20).map((e) => {
+  // One syntax error is reported, the first: the parser's later messages mostly follow from it (one line indented
+  // off its column yields half a dozen), and the hint names the line to change and what was expected there.
+  const issues: SourceIssue[] = doc.errors.slice(0, 1).map((e) => {
     const pos = lines.linePos(e.pos[0]);
-    return { path: '', line: pos.line, column: pos.col, message: firstLine(e.message), rule: 'syntax' };
+    const parser = firstLine(e.message);
+    const hint = syntaxHint(text, pos.line);
+    const rest = doc.errors.length - 1;
+    const more = rest > 0 ? `; ${rest} later parser message(s) left out: fix this line first` : '';
+    return hint
+      ? { path: '', line: hint.line, message: `${hint.message} (YAML: ${parser})${more}`, rule: 'syntax' }
+      : { path: '', line: pos.line, column: pos.col, message: `${parser}${more}`, rule: 'syntax' };
   });
   if (issues.length === 0) duplicateKeys(doc.contents, [], lines, issues);
   if (issues.length > 0) {

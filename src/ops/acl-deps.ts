@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { AclDeps, RepoResolveDeps } from '../acl/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 
@@ -15,14 +16,11 @@ export function repoDeps(ctx: OpContext): RepoResolveDeps {
 
 /** Input fields every ACL operation shares, so help text and MCP schemas say the same everywhere. */
 export const aclFields = {
-  repository: z
-    .string()
-    .min(1)
-    .describe('Repository: project/repo, or . (also self) for the git repository holding the manifest.'),
-  agent_id: z.string().min(1).describe('Agent acting (letters, digits, ., _ and -).'),
-  task_id: z.string().min(1).describe('Task the work belongs to.'),
-  ttl: z
-    .string()
-    .optional()
-    .describe('How long it holds without a heartbeat: digits with s, m, h or d (default 30m).'),
+  repository: cliHelp(
+    z.string().min(1).describe('project/repo, or .'),
+    'Repository: project/repo, or . (also self) for the git repository holding the manifest.',
+  ),
+  agent_id: cliHelp(z.string().min(1), 'Agent acting (letters, digits, ., _ and -).'),
+  task_id: cliHelp(z.string().min(1), 'Task the work belongs to.'),
+  ttl: z.string().optional().describe('Without a heartbeat: 30m (default), 90s, 2h, 1d.'),
 };

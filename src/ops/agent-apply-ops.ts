@@ -8,6 +8,7 @@ import {
   vendorOf,
 } from '../agents/index.js';
 import { dispatchScopes } from './agent-dispatch-deps.js';
+import { cliHelp } from './cli-help.js';
 import {
   applyPlans,
   filesHuman,
@@ -40,8 +41,7 @@ export interface AgentApplyResult extends InstallFiles {
 
 export const agentApply = defineOp({
   id: 'agent.apply',
-  summary:
-    "Install what each repository's effective agent_profile requires for a vendor (skills, the hub MCP entry).",
+  summary: "Install for a vendor what repositories' agent_profile requires (skills, the hub MCP entry).",
   description:
     'For every repository of -p (and -n) whose tags match every --tag and whose profile names the vendor (or no ' +
     'vendors), in its checkout (project scope): the profile’s bundled skills and, when its mcp lists `hub`, the ' +
@@ -49,13 +49,9 @@ export const agentApply = defineOp({
     'files are planned first and written all or nothing.',
   input: z.strictObject({
     vendor: installFields.target,
-    project: z.string().min(1).max(200).optional().describe('Project name (default: every project).'),
-    repo: z.string().min(1).max(200).optional().describe('Repository name (needs --project).'),
-    tag: z
-      .array(z.string().min(1).max(200))
-      .max(50)
-      .optional()
-      .describe('Only repositories tagged k=v (repeatable).'),
+    project: cliHelp(z.string().min(1).max(200).optional(), 'Project name (default: every project).'),
+    repo: z.string().min(1).max(200).optional().describe('Only this repository (needs `project`).'),
+    tag: z.array(z.string().min(1).max(200)).max(50).optional().describe('Only repositories tagged k=v.'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
@@ -140,6 +136,6 @@ export const agentApply = defineOp({
       ].join('\n'),
     exitCode: (r) => (r.files.some((f) => f.action === 'conflict') ? 1 : 0),
   },
-  mcp: { tool: 'hub_agent_apply' },
+  mcp: { tool: 'hub_agent_apply', when: 'Use when those needs are not installed.' },
   http: [{ method: 'POST', route: '/v3/agents/apply', input: 'body' }],
 });

@@ -19,13 +19,14 @@ import {
   dispatchTemplate,
   foreignClaims,
 } from './agent-dispatch-deps.js';
+import { cliHelp } from './cli-help.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
 /** Fields the agent operations share, so CLI help, MCP schemas and HTTP queries say the same. */
 export const agentTargetFields = {
-  project: z.string().min(1).max(200).describe('Project name.'),
-  repo: z.string().min(1).max(200).describe('Repository name (in the project).'),
+  project: cliHelp(z.string().min(1).max(200), 'Project name.'),
+  repo: cliHelp(z.string().min(1).max(200), 'Repository name (in the project).'),
   component: z.string().min(1).max(200).optional().describe('Component of the repository (adds its layer).'),
 };
 
@@ -48,7 +49,7 @@ const profileHuman = (p: AgentProfileView) =>
 
 export const agentProfileShow = defineOp({
   id: 'agent.profile.show',
-  summary: 'The effective agent_profile of a repository: workspace -> project -> repo (-> component) merged.',
+  summary: 'The effective agent_profile of a repository: workspace, project, repo and component merged.',
   description:
     'Lists (skills, mcp, rules) are ordered unions; vendors and tier come from the most specific scope that sets them; inherit: false drops the enclosing scopes; without a tier the agent_tier tag (repository over project) gives one. Also prints the layered agent_instructions. Reads the manifest only.',
   input: z.strictObject(agentTargetFields),
@@ -56,7 +57,10 @@ export const agentProfileShow = defineOp({
   attributes: READ_ONLY,
   handler: (ctx, input): AgentProfileView => agentProfileOf(ctx.workspace().catalog, input),
   cli: { command: 'agent profile show', short: { project: 'p', repo: 'n' }, human: (p) => profileHuman(p) },
-  mcp: { tool: 'hub_agent_profile_show' },
+  mcp: {
+    tool: 'hub_agent_profile_show',
+    when: 'Use when you need to know what a repository asks of agents.',
+  },
   http: [{ method: 'GET', route: '/v3/agents/profile', input: 'query' }],
 });
 
@@ -86,17 +90,16 @@ const planHuman = (p: DispatchPlan) => {
 
 export const agentDispatchPlan = defineOp({
   id: 'agent.dispatch-plan',
-  summary:
-    'How to hand a task to an agent template: install state, launch per vendor, hand-off, out of scope.',
+  summary: 'How to hand a task to an agent template: install, launch, handoff, limits.',
   description:
     "install: the agent file (or skill) in project scope (the repository checkout) and user scope (HOME), and the hub agent create command. launch: per-vendor command lines, only with flags the vendors document (docs/agents.md cites each). handoff: the tiered pack and compile commands, the repo hand-off prompt (also `hub prompt show repo-handoff`) and the layered agent_instructions. out_of_scope: other repositories, live claims of other agents in the repository, the template's limits. With an agent_profile: required and missing profile skills and the agent apply command. Writes nothing.",
   input: z.strictObject({
-    id: z.string().min(1).max(200).describe('Agent template id (hub agent list).'),
+    id: cliHelp(z.string().min(1).max(200), 'Agent template id (hub agent list).'),
     vendor: z
       .string()
       .min(1)
       .max(100)
-      .describe(`Vendor: ${VENDOR_IDS.join(', ')}.`),
+      .describe(`One of ${VENDOR_IDS.join(', ')}.`),
     project: z
       .string()
       .min(1)
@@ -122,12 +125,7 @@ export const agentDispatchPlan = defineOp({
       .max(200)
       .optional()
       .describe('Agent id put in the commands; its own claims are not out of scope.'),
-    root: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .describe('Workspace root (accepted when it is the manifest folder).'),
+    root: z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -160,6 +158,9 @@ export const agentDispatchPlan = defineOp({
     short: { project: 'p', repo: 'n' },
     human: (p) => planHuman(p),
   },
-  mcp: { tool: 'hub_agent_dispatch_plan' },
+  mcp: {
+    tool: 'hub_agent_dispatch_plan',
+    when: 'Use when handing a task to another agent.',
+  },
   http: [{ method: 'GET', route: '/v3/agents/templates/{id}/dispatch-plan', input: 'query' }],
 });

@@ -17,6 +17,7 @@ import {
 } from '../agents/index.js';
 import { readFileBounded } from '../infra/index.js';
 import { locateManifest } from '../model/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import {
   applyPlans,
@@ -98,7 +99,7 @@ export interface AgentCreateResult extends InstallFiles {
 
 export const agentCreate = defineOp({
   id: 'agent.create',
-  summary: 'Render an agent template for a vendor and install it where the vendor reads agents or skills.',
+  summary: 'Render an agent template for a vendor and install it where the vendor reads agents.',
   description:
     'Agent vendors get <dir>/agents/<id>.md (.agent.md for github_copilot), skill vendors <dir>/skills/<id>/SKILL.md, ' +
     'with the front-matter each vendor reads. --install-skills adds the template’s recommended skills, --install-mcp ' +
@@ -106,7 +107,7 @@ export const agentCreate = defineOp({
     'write) refuses the whole create and writes nothing unless --force. hub never prompts: answers come from ' +
     '--answers-file and the inputs’ defaults (--no-prompt is accepted and changes nothing).',
   input: z.strictObject({
-    id: z.string().min(1).max(64).describe('Template id (agent list).'),
+    id: z.string().min(1).max(64).describe('Agent template id.'),
     vendor: installFields.target,
     scope: installFields.scope,
     answers_file: z
@@ -121,15 +122,12 @@ export const agentCreate = defineOp({
       .describe('Answers as a JSON object (over the file’s).'),
     // `prompt` (default true) gives the CLI `--no-prompt`, as agent export has it: a field named no_prompt makes
     // commander read `--no-prompt` as the negation of an option `prompt`, which the fast parser cannot mirror.
-    prompt: z
-      .boolean()
-      .default(true)
-      .describe('Accepted for scripts; hub never prompts (missing answers take defaults).'),
+    prompt: cliHelp(
+      z.boolean().default(true),
+      'Accepted for scripts; hub never prompts (missing answers take defaults).',
+    ),
     install_skills: z.boolean().optional().describe('Also install the template’s recommended skills.'),
-    install_mcp: z
-      .boolean()
-      .optional()
-      .describe('Also add the `hub mcp serve` entry to the vendor’s MCP file.'),
+    install_mcp: z.boolean().optional().describe('Also add the hub MCP server to the vendor’s MCP file.'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
@@ -199,6 +197,6 @@ export const agentCreate = defineOp({
         .join('\n'),
     exitCode: (r) => (r.files.some((f) => f.action === 'conflict') ? 1 : 0),
   },
-  mcp: { tool: 'hub_agent_create' },
+  mcp: { tool: 'hub_agent_create', when: 'Use when a vendor should get a hub agent.' },
   http: [{ method: 'POST', route: '/v3/agents/templates/{id}/create', input: 'body' }],
 });

@@ -9,6 +9,7 @@ import {
 } from '../acl/index.js';
 import { aclDeps, aclFields } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
@@ -24,14 +25,13 @@ const count = (a: AgentEntry) =>
 export const agentRegistry = pagedList(
   defineOp({
     id: 'agent.registry',
-    summary:
-      'The agents registry: who is live, when last seen, and the live branches, leases, worktrees and claims each holds.',
+    summary: 'The agents registry: who is live and what each holds.',
     description:
       'An agent is live until its TTL (default 30m) passes without a call or heartbeat. Holdings are judged by their ' +
       'own expiry. Listing never writes.',
     input: z.strictObject({
-      agent_id: z.string().min(1).optional().describe('Only this agent.'),
-      live: z.boolean().default(false).describe('Only agents live now.'),
+      agent_id: cliHelp(z.string().min(1).optional(), 'Only this agent.'),
+      live: cliHelp(z.boolean().default(false), 'Only agents live now.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,
@@ -49,7 +49,7 @@ export const agentRegistry = pagedList(
           ['AGENT', 'STATE', 'LAST SEEN', 'HOLDS'],
         ) || 'no agents',
     },
-    mcp: { tool: 'hub_agent_registry' },
+    mcp: { tool: 'hub_agent_registry', when: 'Use when you need to know who is active.' },
     http: [{ method: 'GET', route: '/v3/ops/agents', input: 'query' }],
   }),
   { key: 'agents', noun: 'Agents', order: 'by agent id' },
@@ -57,12 +57,11 @@ export const agentRegistry = pagedList(
 
 export const agentHeartbeatOp = defineOp({
   id: 'agent.heartbeat',
-  summary:
-    'Mark an agent live for its TTL and renew every live lease and claim it holds (aos heartbeat-style liveness).',
+  summary: 'Mark an agent live for its TTL and renew its live leases and claims.',
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     ttl: aclFields.ttl,
-    note: z.string().max(500).optional().describe('What the agent is doing (kept on its registry entry).'),
+    note: z.string().max(500).optional().describe('What you are doing (shown in the registry).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -80,6 +79,6 @@ export const agentHeartbeatOp = defineOp({
         .map(([c, list]) => `${list.length} ${c}`)
         .join(', ')}`,
   },
-  mcp: { tool: 'hub_agent_heartbeat' },
+  mcp: { tool: 'hub_agent_heartbeat', when: 'Use when your work outlasts its TTLs.' },
   http: [HEARTBEAT_ROUTE],
 });

@@ -60,16 +60,16 @@ export function readAnswersFile(
   return parseAnswers(bytes.toString('utf8'), path);
 }
 
-export const templateId = z.string().min(1).max(200).describe('Agent template id (hub agent list).');
+export const templateId = z.string().min(1).max(200).describe('Agent template id.');
 const vendorField = z
   .string()
   .optional()
-  .describe(`Vendor whose front-matter and file name to use: ${VENDOR_IDS.join(', ')}.`);
+  .describe(`Vendor whose file format to use: ${VENDOR_IDS.join(', ')}.`);
 export const answersFileField = z
   .string()
   .min(1)
   .optional()
-  .describe('YAML or JSON file of answers by input name; missing ones take their defaults.');
+  .describe('YAML or JSON file of answers by input name; missing ones take defaults.');
 
 /** Renders `id` for the request: overlays of this workspace, answers from the file, defaults from the workspace. */
 export function renderFor(
@@ -89,7 +89,7 @@ export function renderFor(
 
 export const agentList = defineOp({
   id: 'agent.list',
-  summary: 'The agent template catalog: each template with its category, scope and source, and the taxonomy.',
+  summary: 'The agent templates (category, scope, source) and the taxonomy.',
   description:
     'Bundled templates, then overlays of this workspace: team .hub-agents/<id>/ (committed) and personal ' +
     '.hub/.agent-templates/<id>/ (gitignored); source is bundled, overlay or merged. A template whose overlay ' +
@@ -110,7 +110,7 @@ export const agentList = defineOp({
       ].join('\n'),
     exitCode: (r) => (r.problems.length > 0 ? 1 : 0),
   },
-  mcp: { tool: 'hub_agent_catalog' },
+  mcp: { tool: 'hub_agent_catalog', when: 'Use when choosing a template.' },
   http: [{ method: 'GET', route: '/v3/agents/catalog', input: 'none' }],
 });
 
@@ -199,8 +199,7 @@ export const agentValidate = defineOp({
 
 export const agentPreview = defineOp({
   id: 'agent.preview',
-  summary:
-    "Render an agent template as a vendor's artifact (front-matter and body) without writing anything.",
+  summary: "Render an agent template as a vendor's file without writing anything.",
   description:
     'Answers come from --answers-file (YAML or JSON; over MCP and HTTP a file inside the workspace); missing ' +
     'answers take their defaults, unknown ones are refused. hub never prompts.',
@@ -222,6 +221,6 @@ export const agentPreview = defineOp({
     };
   },
   cli: { command: 'agent preview', args: ['id'], human: (r) => r.content.trimEnd() },
-  mcp: { tool: 'hub_agent_preview' },
+  mcp: { tool: 'hub_agent_preview', when: 'Use when checking what a template installs.' },
   http: [{ method: 'GET', route: '/v3/agents/templates/{id}/preview', input: 'query' }],
 });

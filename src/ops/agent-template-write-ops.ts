@@ -11,6 +11,7 @@ import {
   resolveTemplate,
   vendorOf,
 } from '../agents/index.js';
+import { userSettingFile } from '../model/index.js';
 import { launchEditor } from '../workspace/index.js';
 import {
   answerFacts,
@@ -105,7 +106,10 @@ export const agentOverlayInit = defineOp({
     });
     if (!input.open) return { ...r, opened: false };
     if (ctx.agentMode) return { ...r, opened: false, open_skipped: 'agent mode never starts an editor' };
-    const run = await launchEditor(ctx.appConfig().config.config.editor, r.path, ctx.env);
+    const app = ctx.appConfig();
+    const run = await launchEditor(app.config.config.editor, r.path, ctx.env, {
+      configFile: userSettingFile(app, ctx.env, ctx.cwd),
+    });
     return { ...r, opened: true, editor: run.command };
   },
   cli: {

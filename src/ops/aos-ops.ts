@@ -18,6 +18,7 @@ import type { NextResult } from '../schedule/index.js';
 import { aclFields, repoDeps } from './acl-deps.js';
 import { aosRecoverers, aosSubsystems } from './aos-subsystems.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { table } from './format.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
 import { scheduleNextOp } from './schedule-ops.js';
@@ -39,8 +40,7 @@ const showSummary = (summary: Record<string, unknown>) =>
 
 export const aosStatusOp = defineOp({
   id: 'aos.status',
-  summary:
-    'One view over every subsystem: agents, branches, leases, worktrees, claims, concepts (and what each holds).',
+  summary: 'One view of every coordination subsystem and who holds what.',
   description:
     'A subsystem that cannot be read is shown unavailable with its error; the others still answer.',
   input: z.strictObject({}),
@@ -59,14 +59,13 @@ export const aosStatusOp = defineOp({
         ['SUBSYSTEM', 'STATE', 'SUMMARY'],
       ),
   },
-  mcp: { tool: 'hub_aos_status' },
+  mcp: { tool: 'hub_aos_status', when: 'Use when you need the whole picture.' },
   http: [{ method: 'GET', route: '/v3/ops/aos/status', input: 'query' }],
 });
 
 export const aosDoctorOp = defineOp({
   id: 'aos.doctor',
-  summary:
-    'Find what is wrong across subsystems (dead agents holding records, stale leases, orphan worktrees) and what to run.',
+  summary: 'Problems across subsystems (dead holders, stale leases, orphan worktrees) and what to run.',
   description: 'Only reads; `aos recover` releases what dead agents held.',
   input: z.strictObject({}),
   gate: 'active',
@@ -87,7 +86,7 @@ export const aosDoctorOp = defineOp({
             ...r.suggested_commands.map((c) => `  ${c}`),
           ].join('\n'),
   },
-  mcp: { tool: 'hub_aos_doctor' },
+  mcp: { tool: 'hub_aos_doctor', when: 'Use when coordination seems stuck.' },
   http: [{ method: 'GET', route: '/v3/ops/aos/doctor', input: 'query' }],
 });
 
@@ -109,8 +108,7 @@ const recoveredLine = (a: RecoverResult['agents'][number], dry: boolean) => {
 
 export const aosRecoverOp = defineOp({
   id: 'aos.recover',
-  summary:
-    'Release what dead agents held: leases, claims, branch allocations, clean worktrees of this machine, running work.',
+  summary: 'Release what dead agents held: leases, claims, branches, clean worktrees, running work.',
   description:
     'Default: every agent that is not live and still holds something. A worktree with uncommitted changes, ' +
     'untracked files or unpushed commits is never removed (reported with the reasons); git branches stay.',
@@ -119,8 +117,8 @@ export const aosRecoverOp = defineOp({
       .array(z.string().min(1))
       .max(100)
       .optional()
-      .describe('Only these agents (repeatable); default every agent that is not live and holds something.'),
-    dry_run: z.boolean().default(false).describe('Report what would be released, changing nothing.'),
+      .describe('Only these agents (default: every agent not live that holds something).'),
+    dry_run: cliHelp(z.boolean().default(false), 'Report what would be released, changing nothing.'),
     force: z.boolean().default(false).describe('Recover a named agent even while it is live.'),
   }),
   gate: 'active',
@@ -141,7 +139,7 @@ export const aosRecoverOp = defineOp({
         ? 'no dead agent holds anything'
         : r.agents.map((a) => recoveredLine(a, r.dry_run)).join('\n'),
   },
-  mcp: { tool: 'hub_aos_recover' },
+  mcp: { tool: 'hub_aos_recover', when: 'Use when dead agents left things held.' },
   http: [{ method: 'POST', route: '/v3/ops/aos/recover', input: 'body' }],
 });
 
@@ -149,12 +147,12 @@ const AOS_HEARTBEAT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/aos/h
 
 export const aosHeartbeatOp = defineOp({
   id: 'aos.heartbeat',
-  summary: 'Keep an agent alive: mark it seen for its TTL and renew every live lease and claim it holds.',
+  summary: 'Keep an agent live: mark it seen for its TTL, renew its live leases and claims.',
   description: 'The same as `agent heartbeat`, under the agent operating view.',
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     ttl: aclFields.ttl,
-    note: z.string().max(500).optional().describe('What the agent is doing (kept on its registry entry).'),
+    note: z.string().max(500).optional().describe('What you are doing (shown in the registry).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -172,7 +170,7 @@ export const aosHeartbeatOp = defineOp({
         .map(([c, list]) => `${list.length} ${c}`)
         .join(', ')}`,
   },
-  mcp: { tool: 'hub_aos_heartbeat' },
+  mcp: { tool: 'hub_aos_heartbeat', when: 'Use when working long, every few minutes.' },
   http: [AOS_HEARTBEAT_ROUTE],
 });
 
@@ -190,15 +188,14 @@ export interface AosNext {
 
 export const aosNextOp = defineOp({
   id: 'aos.next',
-  summary:
-    "An agent's next step: the scheduler's pick for it, started with --commit, and bound with --apply.",
+  summary: "An agent's next step: the scheduler's pick, started with `commit`, bound with `apply`.",
   description:
     'Default: a preview (the ranking of schedule next --dry-run; nothing recorded). --commit is schedule next ' +
     '(the decision recorded, the node started for the agent atomically). --apply also runs task bind-acl on the ' +
     'pick: branch, lease, worktree and claim. The answer ends with the commands to run next.',
   input: z.strictObject({
     agent_id: aclFields.agent_id,
-    graph_id: z.string().min(1).optional().describe('Only nodes of this graph.'),
+    graph_id: cliHelp(z.string().min(1).optional(), 'Only nodes of this graph.'),
     commit: z.boolean().default(false).describe('Record the decision and start the node for the agent.'),
     apply: z
       .boolean()
@@ -261,6 +258,6 @@ export const aosNextOp = defineOp({
       ].join('\n');
     },
   },
-  mcp: { tool: 'hub_aos_next' },
+  mcp: { tool: 'hub_aos_next', when: 'Use when you want your next task set up.' },
   http: [{ method: 'POST', route: '/v3/ops/aos/next', input: 'body' }],
 });

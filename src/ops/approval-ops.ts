@@ -8,6 +8,7 @@ import {
   type SetAsideRecord,
 } from '../coord/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -18,14 +19,14 @@ const RESOLVE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/approvals/{
 
 export const approvalRequest = defineOp({
   id: 'context.approval.request',
-  summary: 'Ask a person to approve an action; the same idempotency_key returns the existing request.',
+  summary: 'Ask a person to approve an action; the same idempotency_key returns the same request.',
   description: 'Reads a JSON object on stdin (flags win): action, requested_by, payload.',
   input: z.strictObject({
     // Optional for the CLI only: a required flag could not come from stdin. The domain requires it.
     action: z.string().optional().describe('What needs approval (required).'),
-    requested_by: z.string().min(1).optional().describe('Who asks (default "agent").'),
-    payload: z.record(z.string(), z.unknown()).optional().describe('JSON object with the details.'),
-    idempotency_key: z.string().min(1).optional().describe('Key that makes a retried request a no-op.'),
+    requested_by: z.string().min(1).optional().describe('Your agent id (default "agent").'),
+    payload: cliHelp(z.record(z.string(), z.unknown()).optional(), 'JSON object with the details.'),
+    idempotency_key: cliHelp(z.string().min(1).optional(), 'Key that makes a retried request a no-op.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -36,16 +37,16 @@ export const approvalRequest = defineOp({
     stdinJson: true,
     human: (r) => `${r.created ? 'requested' : 'already requested'} ${r.request.id}: ${r.request.action}`,
   },
-  mcp: { tool: 'hub_approval_request' },
+  mcp: { tool: 'hub_approval_request', when: "Use when an action needs a person's yes." },
   http: [REQUEST_ROUTE],
 });
 
 export const approvalList = pagedList(
   defineOp({
     id: 'context.approval.list',
-    summary: 'List approval requests as {requests:[...]}: pending ones (default) or all.',
+    summary: 'List approval requests: pending ones (default) or all.',
     input: z.strictObject({
-      status: z.enum(['pending', 'all']).default('pending').describe('pending or all.'),
+      status: z.enum(['pending', 'all']).default('pending'),
     }),
     gate: 'active',
     attributes: READ_ONLY,
@@ -59,7 +60,7 @@ export const approvalList = pagedList(
           ['ID', 'STATUS', 'BY', 'CREATED', 'ACTION'],
         ) || 'no approval requests',
     },
-    mcp: { tool: 'hub_approval_list' },
+    mcp: { tool: 'hub_approval_list', when: 'Use when checking what waits for approval.' },
     http: [{ method: 'GET', route: '/v3/ops/approvals', input: 'query' }],
   }),
   { key: 'requests', noun: 'Requests', order: 'in stored order (oldest first)' },
@@ -67,12 +68,12 @@ export const approvalList = pagedList(
 
 export const approvalResolve = defineOp({
   id: 'context.approval.resolve',
-  summary: 'Approve or deny a pending request, once; a second resolution is refused.',
+  summary: 'Approve or deny a pending request, once.',
   input: z.strictObject({
-    id: z.string().min(1).describe('Approval request id.'),
-    decision: z.enum(APPROVAL_DECISIONS).describe('approved or denied.'),
-    note: z.string().optional().describe('Why (stored as resolver_note).'),
-    by: z.string().min(1).optional().describe('Who decides (stored as resolved_by).'),
+    id: cliHelp(z.string().min(1), 'Approval request id.'),
+    decision: z.enum(APPROVAL_DECISIONS),
+    note: cliHelp(z.string().optional(), 'Why (stored as resolver_note).'),
+    by: cliHelp(z.string().min(1).optional(), 'Who decides (stored as resolved_by).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -81,6 +82,9 @@ export const approvalResolve = defineOp({
       request: await resolveApproval(deps, input),
     })),
   cli: { command: 'context approval resolve', human: (r) => `${r.request.id} ${r.request.status}` },
-  mcp: { tool: 'hub_approval_resolve' },
+  mcp: {
+    tool: 'hub_approval_resolve',
+    when: 'Use when a person told you their decision, never on your own.',
+  },
   http: [RESOLVE_ROUTE],
 });

@@ -31,6 +31,7 @@ import {
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -53,27 +54,14 @@ export const allocateFields = {
     .string()
     .min(1)
     .optional()
-    .describe(
-      'Branch name; must start with one of coordination.allowed_branch_prefixes (default: from coordination.branch_pattern).',
-    ),
+    .describe('Default: from coordination.branch_pattern; it must use an allowed prefix.'),
   description: z
     .string()
     .max(1000)
     .optional()
-    .describe(
-      'What the task is (at most 1000 characters); its slug fills {slug} of coordination.branch_pattern.',
-    ),
-  base: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("Revision to branch from (default: the checkout's HEAD commit)."),
-  adopt: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Allocate a git branch of that name that exists at another commit than the base, as it stands.',
-    ),
+    .describe('Task description; fills {slug} of the branch pattern.'),
+  base: z.string().min(1).optional().describe("Default: the checkout's HEAD."),
+  adopt: z.boolean().default(false).describe('Take an existing branch at another commit than `base` as is.'),
 };
 
 const allocateInput = z.strictObject({
@@ -81,22 +69,18 @@ const allocateInput = z.strictObject({
   agent_id: aclFields.agent_id,
   task_id: aclFields.task_id,
   ...allocateFields,
-  git: z
-    .boolean()
-    .default(true)
-    .describe(
-      'Create the git branch in the checkout (default true); false (--no-git) records the allocation only, for a caller that creates the branch itself.',
-    ),
-  base_sha: z
-    .string()
-    .optional()
-    .describe('With --no-git: the commit the branch starts at (full hex id), recorded as given.'),
+  git: cliHelp(
+    z
+      .boolean()
+      .default(true)
+      .describe('Create the git branch in the checkout; false records the allocation only.'),
+    'Record the allocation only, for a caller that creates the git branch itself.',
+  ),
+  base_sha: z.string().optional().describe('With `git`: false, the commit the branch starts at (full hex).'),
   created_head: z
     .boolean()
     .default(false)
-    .describe(
-      'With --no-git: the caller creates the git branch for this allocation, so branch cleanup may delete it once released.',
-    ),
+    .describe('With `git`: false, you create the branch, so cleanup may delete it once released.'),
 });
 export type AllocateInput = z.output<typeof allocateInput>;
 
@@ -257,8 +241,7 @@ const allocationLine = (a: BranchAllocation) =>
 
 export const branchAllocate = defineOp({
   id: 'branch.allocate',
-  summary:
-    'Allocate a branch for an agent and task: recorded atomically, then created in the checkout at the base.',
+  summary: 'Allocate a branch for an agent and task: recorded, then created in the checkout.',
   description:
     'The name comes from coordination.branch_pattern (default agent/{task_id}[-{slug}], slug from --description) ' +
     'unless --name is given; either way it must pass git check-ref-format --branch and start with one of ' +
@@ -284,21 +267,20 @@ export const branchAllocate = defineOp({
     human: (r) =>
       `${r.created ? 'allocated' : 'already allocated'} ${allocationLine(r.allocation)} (git branch ${r.head.replace('_', ' ')})`,
   },
-  mcp: { tool: 'hub_branch_allocate' },
+  mcp: { tool: 'hub_branch_allocate', when: 'Use when a task needs its own branch.' },
   http: [ALLOCATE_ROUTE],
 });
 
 export const branchRelease = defineOp({
   id: 'branch.release',
-  summary:
-    'Release a branch allocation (by id or by name): its agent, or another with --force; the git branch stays.',
+  summary: "Release a branch allocation by id or name (another's with `force`); the git branch stays.",
   input: z.strictObject({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
-    branch_id: z.string().min(1).optional().describe('Allocation id (br-...).'),
-    name: z.string().min(1).optional().describe('Branch name (its active allocation).'),
-    force: z.boolean().default(false).describe("Release another agent's allocation."),
-    reason: z.string().max(500).optional().describe('Why (recorded with the release).'),
+    branch_id: cliHelp(z.string().min(1).optional(), 'Allocation id (br-...).'),
+    name: cliHelp(z.string().min(1).optional(), 'Branch name (its active allocation).'),
+    force: cliHelp(z.boolean().default(false), "Release another agent's allocation."),
+    reason: cliHelp(z.string().max(500).optional(), 'Why (recorded with the release).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -313,7 +295,7 @@ export const branchRelease = defineOp({
     command: 'branch release',
     human: (r) => `${r.released ? 'released' : 'already released'} ${allocationLine(r.allocation)}`,
   },
-  mcp: { tool: 'hub_branch_release' },
+  mcp: { tool: 'hub_branch_release', when: 'Use when a task no longer needs its branch.' },
   http: [RELEASE_ROUTE],
 });
 
@@ -325,14 +307,14 @@ export interface BranchListItem extends BranchAllocation {
 export const branchList = pagedList(
   defineOp({
     id: 'branch.list',
-    summary: 'List branch allocations (active by default), with whether each holding agent is live.',
+    summary: 'List branch allocations (active by default) and whether each holder is live.',
     input: z.strictObject({
       repository: aclFields.repository.optional(),
-      agent_id: z.string().min(1).optional().describe('Only this agent’s allocations.'),
-      status: z
-        .enum([...BRANCH_STATUSES, 'all'])
-        .default('active')
-        .describe('active (default), released or all.'),
+      agent_id: cliHelp(z.string().min(1).optional(), 'Only this agent’s allocations.'),
+      status: cliHelp(
+        z.enum([...BRANCH_STATUSES, 'all']).default('active'),
+        'active (default), released or all.',
+      ),
     }),
     gate: 'active',
     attributes: READ_ONLY,
@@ -356,7 +338,7 @@ export const branchList = pagedList(
           ['NAME', 'STATUS', 'REPOSITORY', 'AGENT', 'TASK', 'SINCE'],
         ) || 'no branch allocations',
     },
-    mcp: { tool: 'hub_branch_list' },
+    mcp: { tool: 'hub_branch_list', when: 'Use when you need to know who holds which branch.' },
     http: [{ method: 'GET', route: '/v3/ops/branches', input: 'query' }],
   }),
   { key: 'branches', noun: 'Allocations', order: 'by repository, then in allocation order' },
@@ -364,19 +346,15 @@ export const branchList = pagedList(
 
 export const branchCleanup = defineOp({
   id: 'branch.cleanup',
-  summary:
-    'Delete the git branches of released allocations, unless allocated again, leased or checked out anywhere.',
+  summary: 'Delete git branches of released allocations unless allocated again, leased or checked out.',
   description:
     'Only names hub allocated and released. `git branch -d` keeps a branch whose commits are not merged (the ' +
     'reason says so) unless --force. --dry-run only reports.',
   input: z.strictObject({
     repository: aclFields.repository,
-    agent_id: z.string().min(1).optional().describe('Agent acting (recorded in the events).'),
-    dry_run: z.boolean().default(false).describe('Only report what would be deleted.'),
-    force: z
-      .boolean()
-      .default(false)
-      .describe('Delete branches whose commits are not merged too (git branch -D).'),
+    agent_id: cliHelp(z.string().min(1).optional(), 'Agent acting (recorded in the events).'),
+    dry_run: cliHelp(z.boolean().default(false), 'Only report what would be deleted.'),
+    force: z.boolean().default(false).describe('Also delete unmerged branches (git branch -D).'),
   }),
   gate: 'active',
   attributes: { readOnly: false, idempotent: true, destructive: true },
@@ -413,6 +391,6 @@ export const branchCleanup = defineOp({
         ...r.skipped.map((s) => `kept ${s.name}: ${s.reason}`),
       ].join('\n') || 'nothing to clean up',
   },
-  mcp: { tool: 'hub_branch_cleanup' },
+  mcp: { tool: 'hub_branch_cleanup', when: 'Use when released branches should go.' },
   http: [{ method: 'POST', route: '/v3/ops/branches/cleanup', input: 'body' }],
 });

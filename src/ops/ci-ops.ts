@@ -12,14 +12,15 @@ import {
   writeRepoCi,
 } from '../ci/index.js';
 import { NotFoundError, tryReadFileBounded, ValidationError } from '../infra/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 import { checkScope, readableRepos, scopeFields } from './scope.js';
 
 const oneRepo = {
-  project: z.string().min(1).describe('Project name.'),
-  repo: z.string().min(1).describe('Repository name.'),
+  project: cliHelp(z.string().min(1), 'Project name.'),
+  repo: cliHelp(z.string().min(1), 'Repository name.'),
 };
 
 /** One repository by project and name; unknown is NotFoundError with close names. */
@@ -55,8 +56,7 @@ export interface CiShowResult {
 
 export const repoCiShow = defineOp({
   id: 'project.repo.ci.show',
-  summary:
-    "Show a repository's recorded CI target (the manifest's `ci`) and whether its file is in the checkout.",
+  summary: "A repository's recorded CI target and whether its file is in the checkout.",
   description:
     'Reads the manifest and at most one file name in the checkout; `project repo ci detect` looks at the files.',
   input: z.strictObject(oneRepo),
@@ -84,7 +84,7 @@ export const repoCiShow = defineOp({
         ? `${r.repository}: ${r.declared.provider ?? '?'}${r.config_path ? ` ${r.config_path}` : ''}${r.config_exists === false ? ' (file missing in the checkout)' : ''}${r.declared.url ? `\nurl: ${r.declared.url}` : ''}`
         : `${r.repository}: no ci recorded (try: hub project repo ci detect --project <p> --repo <r>)`,
   },
-  mcp: { tool: 'hub_repo_ci_show' },
+  mcp: { tool: 'hub_repo_ci_show', when: 'Use when you need to know what builds a repository.' },
   http: [{ method: 'GET', route: '/v3/ops/repos/ci', input: 'query' }],
 });
 
@@ -111,8 +111,7 @@ export const CI_DETECT_DEFAULT_LIMIT = 100;
 
 export const repoCiDetect = defineOp({
   id: 'project.repo.ci.detect',
-  summary:
-    'Detect CI systems from the files of checkouts: GitHub Actions, GitLab CI, CircleCI, Azure, Jenkins, ...',
+  summary: 'Detect the CI systems of checkouts from their files.',
   description:
     `Looks for ${CI_PROVIDERS.join(', ')} where each documents its configuration (.github/workflows/*.yml, ` +
     '.gitlab-ci.yml, .circleci/config.yml, azure-pipelines.yml and .azure-pipelines/*.yml, Jenkinsfile, ' +
@@ -127,7 +126,7 @@ export const repoCiDetect = defineOp({
       .max(5000)
       .optional()
       .describe(`Repositories per page (default ${CI_DETECT_DEFAULT_LIMIT}).`),
-    offset: z.coerce.number().int().min(0).optional().describe('Repositories to skip.'),
+    offset: cliHelp(z.coerce.number().int().min(0).optional(), 'Repositories to skip.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -184,7 +183,7 @@ export const repoCiDetect = defineOp({
         ['REPO', 'CI', 'FILE', 'NAMES'],
       ),
   },
-  mcp: { tool: 'hub_repo_ci_detect' },
+  mcp: { tool: 'hub_repo_ci_detect', when: 'Use when you need to know which CI each repository uses.' },
   http: [{ method: 'GET', route: '/v3/ops/repos/ci/detect', input: 'query' }],
 });
 

@@ -19,6 +19,7 @@ import {
 import type { CatalogComponent } from '../catalog/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -30,17 +31,14 @@ const HEARTBEAT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/claims/he
 
 /** `--pattern` reads well on the command line, `patterns` in a JSON body (the spec's MCP name): both are taken. */
 export const patternFields = {
-  pattern: z
-    .array(z.string())
-    .optional()
-    .describe('Glob of repository-relative paths (picomatch; repeat for more). Optional with --component.'),
-  patterns: z.array(z.string()).optional().describe('Globs, as a list (merged with pattern).'),
+  pattern: z.array(z.string()).optional().describe('Repository-relative globs; optional with `component`.'),
+  patterns: z.array(z.string()).optional().describe('More globs (merged with `pattern`).'),
 };
 const componentField = z
   .string()
   .optional()
-  .describe('Catalogued component of the repository; without patterns the claim is <component path>/**.');
-const claimIdField = z.string().min(1).describe('Claim id (cl-…).');
+  .describe('Catalogued component; without patterns the claim is its path/**.');
+const claimIdField = cliHelp(z.string().min(1), 'Claim id (cl-…).');
 
 /** The components of the repository an ACL target names (none for an unlisted definition repository). */
 export function componentsOf(ctx: OpContext, target: RepoTarget): readonly CatalogComponent[] {
@@ -73,8 +71,7 @@ interface DeclareView {
 
 export const claimDeclare = defineOp({
   id: 'claim.declare',
-  summary:
-    'Claim paths of a repository for an agent (patterns or a component); overlapping live claims refuse it.',
+  summary: "Claim a repository's paths (patterns or a component) for an agent; overlapping claims refuse it.",
   description:
     'Atomic: of agents racing for overlapping paths exactly one is granted. The same agent declaring again for ' +
     'the same task and component extends and renews its claim. A claim lapses after its TTL (default 30m) ' +
@@ -86,10 +83,7 @@ export const claimDeclare = defineOp({
     component: componentField,
     task_id: aclFields.task_id.optional(),
     ttl: aclFields.ttl,
-    allow_overlap: z
-      .boolean()
-      .optional()
-      .describe('Grant even when live claims of other agents overlap, recording the overlaps (advisory).'),
+    allow_overlap: z.boolean().optional().describe('Grant despite overlapping claims, recording them.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -133,7 +127,7 @@ export const claimDeclare = defineOp({
         ...hintLines(r.concept_hints),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_claim_declare' },
+  mcp: { tool: 'hub_claim_declare', when: 'Use when about to edit files others may edit.' },
   http: [DECLARE_ROUTE],
 });
 
@@ -151,8 +145,7 @@ interface CheckView {
 
 export const claimCheck = defineOp({
   id: 'claim.check',
-  summary:
-    'Check patterns or a component against live claims of other agents: conflicts with witnesses, hints.',
+  summary: "Check patterns or a component against other agents' live claims.",
   description:
     'A pure read. Each conflict names the claim, its agent, both patterns and a path both match. concept_hints ' +
     'list concepts whose ownership overlaps the patterns; they are advisory, never conflicts.',
@@ -199,22 +192,18 @@ export const claimCheck = defineOp({
         ...hintLines(r.concept_hints),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_claim_check' },
+  mcp: { tool: 'hub_claim_check', when: 'Use when checking paths are free.' },
   http: [{ method: 'GET', route: '/v3/ops/claims/check', input: 'query' }],
 });
 
 export const claimList = pagedList(
   defineOp({
     id: 'claim.list',
-    summary:
-      'List claims as they stand (an unrenewed claim past its TTL shows expired); listing never writes.',
+    summary: 'List claims; one past its TTL shows expired.',
     input: z.strictObject({
-      repository: aclFields.repository.optional().describe('Only this repository (project/repo, . or self).'),
-      agent_id: aclFields.agent_id.optional().describe('Only claims of this agent.'),
-      status: z
-        .enum(CLAIM_LIST_STATUSES)
-        .default('active')
-        .describe('active (live, the default), released, expired or all.'),
+      repository: cliHelp(aclFields.repository.optional(), 'Only this repository (project/repo, . or self).'),
+      agent_id: cliHelp(aclFields.agent_id.optional(), 'Only claims of this agent.'),
+      status: z.enum(CLAIM_LIST_STATUSES).default('active').describe('active: live now.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,
@@ -240,7 +229,7 @@ export const claimList = pagedList(
           ['CLAIM', 'STATUS', 'AGENT', 'REPOSITORY', 'EXPIRES', 'PATTERNS'],
         ) || 'no claims',
     },
-    mcp: { tool: 'hub_claim_list' },
+    mcp: { tool: 'hub_claim_list', when: 'Use when you need to know who claims which paths.' },
     http: [{ method: 'GET', route: '/v3/ops/claims', input: 'query' }],
   }),
   { key: 'claims', noun: 'Claims', order: 'by repository, then oldest first' },
@@ -248,14 +237,14 @@ export const claimList = pagedList(
 
 export const claimRelease = defineOp({
   id: 'claim.release',
-  summary: "Release a claim (its owner, or --force), or all of an agent's live claims (in one repository).",
+  summary: "Release a claim (another agent's with `force`), or an agent's live claims.",
   input: z.strictObject({
     claim_id: claimIdField.optional(),
     agent_id: aclFields.agent_id
       .optional()
-      .describe('Agent releasing: the owner of --claim-id, or whose claims go.'),
-    repository: aclFields.repository.optional().describe('Only claims of this repository.'),
-    force: z.boolean().optional().describe("Release another agent's claim (for a dead agent's claims)."),
+      .describe('Agent releasing: the owner of `claim_id`, or whose claims go.'),
+    repository: cliHelp(aclFields.repository.optional(), 'Only claims of this repository.'),
+    force: cliHelp(z.boolean().optional(), "Release another agent's claim (for a dead agent's claims)."),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -276,14 +265,13 @@ export const claimRelease = defineOp({
         ...r.inactive.map((c) => `  already ${c.status}: ${c.claim_id}`),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_claim_release' },
+  mcp: { tool: 'hub_claim_release', when: 'Use when done editing claimed paths.' },
   http: [RELEASE_ROUTE],
 });
 
 export const claimHeartbeat = defineOp({
   id: 'claim.heartbeat',
-  summary:
-    "Renew an agent's live claims for the TTL (default each claim's own); expired claims are declared again.",
+  summary: "Renew an agent's live claims for the TTL; expired ones are declared again.",
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     repository: aclFields.repository.optional().describe('Only claims of this repository.'),
@@ -309,6 +297,6 @@ export const claimHeartbeat = defineOp({
         ? 'no live claims to renew'
         : [`renewed ${r.renewed.length} claim(s):`, ...r.renewed.map((c) => `  ${claimLine(c)}`)].join('\n'),
   },
-  mcp: { tool: 'hub_claim_heartbeat' },
+  mcp: { tool: 'hub_claim_heartbeat', when: 'Use when your edits outlast the claims.' },
   http: [HEARTBEAT_ROUTE],
 });

@@ -2,9 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { createTempDir, removeTempDir } from '../../test/fixtures/index.js';
 import { BUILD_ID } from './build-info.js';
-import { type CommandEntry, describeCommands, loadCommandTable } from './command-index.js';
+import { type CommandEntry, describeCommand, describeCommands, loadCommandTable } from './command-index.js';
+import { defineOp, READ_ONLY } from './registry.js';
 
 let dir: string;
 beforeEach(() => {
@@ -49,5 +51,39 @@ describe('the command table', () => {
     const commands = await loadCommandTable([tableFile(`${BUILD_ID}-other`), pathToFileURL(damaged)]);
     expect(commands.map((c) => c.id)).toContain('component.resolve');
     expect(commands.map((c) => c.id)).not.toContain('fake.op');
+  });
+});
+
+describe('help in CLI terms', () => {
+  it('shows an argument named in backticks as its flag, or as <name> when positional', () => {
+    const op = defineOp({
+      id: 'fake.flags',
+      summary:
+        'Plan the change of `path`; `dry_run` only shows it, `apply` writes, `start`: false only ranks.',
+      description: 'Without `apply` nothing is written; `contains` is not an argument.',
+      input: z.object({
+        path: z.string().describe('Folder to change.'),
+        dry_run: z.boolean().optional().describe('Show the plan (see `apply`).'),
+        apply: z.boolean().optional(),
+        start: z.boolean().default(true).describe('Start it (`start` is on by default).'),
+      }),
+      gate: 'active',
+      attributes: READ_ONLY,
+      handler: () => ({}),
+      cli: { command: 'fake flags', args: ['path'] },
+      mcp: { tool: 'hub_fake_flags', when: 'Use when `apply` is wanted.' },
+    });
+    const entry = describeCommand(op, 'component')!;
+    expect(entry.summary).toBe(
+      'Plan the change of <path>; --dry-run only shows it, --apply writes, --no-start only ranks.',
+    );
+    expect(entry.description).toBe('Without --apply nothing is written; `contains` is not an argument.');
+    expect(entry.options.find((o) => o.field === 'dry_run')!.description).toBe(
+      'Show the plan (see --apply).',
+    );
+    // A flag that is on by default is spelled --no-x on the CLI: only "`x`: false" can become it.
+    expect(entry.options.find((o) => o.field === 'start')!.description).toBe(
+      'Start it (`start` is on by default).',
+    );
   });
 });

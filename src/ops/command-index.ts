@@ -33,26 +33,46 @@ export interface CommandIndex {
   commands: CommandEntry[];
 }
 
+/**
+ * Renders an operation's caller-neutral text in CLI terms: an argument named in backticks (`dry_run`) becomes its
+ * flag (--dry-run), a positional one its <name>, and "`x`: false" of a flag that is on by default becomes --no-x.
+ * Other backticked words stay as they are.
+ */
+function cliTerms(positional: string[], options: OptionSpec[]): (text: string) => string {
+  const names = new Map<string, string>(positional.map((name) => [name, `<${name}>`]));
+  const negated = new Map<string, string>();
+  for (const o of options)
+    if (o.kind === 'boolean' && o.defaultValue === true) negated.set(o.field, `--no-${o.flag}`);
+    else names.set(o.field, `--${o.flag}`);
+  return (text) =>
+    text
+      .replace(/`([a-z][a-z0-9_]*)`: false\b/g, (m, name: string) => negated.get(name) ?? m)
+      .replace(/`([a-z][a-z0-9_]*)`/g, (m, name: string) => names.get(name) ?? m);
+}
+
 /** Describes one operation's command; undefined when it has no CLI binding. */
 export function describeCommand(op: AnyOperation, module: OperationModule): CommandEntry | undefined {
   if (!op.cli) return undefined;
   const shape = op.input.shape as Record<string, z.ZodType>;
   const positional = op.cli.args ?? [];
+  const options = optionsFromSchema(shape, positional);
+  const cli = cliTerms(positional, options);
   return {
     id: op.id,
     module,
     command: op.cli.command,
-    summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    summary: cli(op.summary),
+    ...(op.description ? { description: cli(op.description) } : {}),
     ...(op.cli.help ? { help: op.cli.help } : {}),
     args: positional.map((name) => ({
       name,
       required: isRequired(shape[name]!),
-      description: describeField(shape[name]!),
+      description: cli(describeField(shape[name]!)),
     })),
-    options: optionsFromSchema(shape, positional).map((spec) => {
+    options: options.map((spec) => {
       const short = op.cli?.short?.[spec.field];
-      return short ? { ...spec, short } : spec;
+      const described = { ...spec, description: cli(spec.description) };
+      return short ? { ...described, short } : described;
     }),
     stdinJson: Boolean(op.cli.stdinJson),
     ...(op.cli.stream ? { stream: true } : {}),

@@ -9,7 +9,7 @@ export function commandsMarkdown(ops: AnyOperation[]): string {
     const args = (op.cli?.args ?? []).map((a) => (isRequired(shape[a]!) ? `<${a}>` : `[${a}]`)).join(' ');
     const cli = op.cli ? `\`hub ${op.cli.command}${args ? ` ${args}` : ''}\`` : '-';
     const options = optionsFromSchema(op.input.shape, op.cli?.args ?? [])
-      .map((o) => `\`--${o.kind === 'boolean' && o.defaultValue === true ? 'no-' : ''}${o.flag}\``)
+      .map((o) => `\`--${o.kind === 'boolean' && o.defaultValue === true ? '[no-]' : ''}${o.flag}\``)
       .join(' ');
     const mcp = op.mcp ? `\`${op.mcp.tool}\`` : '-';
     const http = op.http?.map((h) => `\`${h.method} ${h.route}\``).join('<br>') ?? '-';

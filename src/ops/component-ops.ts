@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import {
   appendComponents,
+  appendComponentsToRepos,
   type Candidate,
   CHART_PARENTS,
   checkApplicable,
@@ -14,11 +15,14 @@ import {
   HIGH_CONFIDENCE_MARKERS,
   KIND_HINTS,
   MARKER_LANGUAGES,
+  type RepoDrafts,
   type ResolveResult,
+  ROLE_DIRS,
   resolveComponent,
   SKIP_DIRS,
 } from '../catalog/index.js';
 import { RefusedError } from '../infra/index.js';
+import { cliHelp } from './cli-help.js';
 import { keyValues, table, withFooter } from './format.js';
 import { type PageInfo, pageFields, pageFooter, pageOf } from './paging.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
@@ -28,7 +32,7 @@ type View = Record<string, unknown>;
 
 export const componentList = defineOp({
   id: 'component.list',
-  summary: 'List catalogued components, optionally for one project or repository.',
+  summary: 'List catalogued components, optionally of one project or repository.',
   description:
     "Components in manifest order (projects, their repositories, then each repository's components as declared), " +
     'a page at a time: --limit and --offset; total counts every match and next_offset names the next page ' +
@@ -57,13 +61,13 @@ export const componentList = defineOp({
         pageFooter(r.components.length, r, 'components'),
       ),
   },
-  mcp: { tool: 'hub_component_list' },
+  mcp: { tool: 'hub_component_list', when: 'Use when you need to know which components exist.' },
   http: [{ method: 'GET', route: '/v3/ops/components', input: 'query' }],
 });
 
 export const componentShow = defineOp({
   id: 'component.show',
-  summary: 'Show one component by name or <project>/<repo>/<component> id; an ambiguous name is an error.',
+  summary: 'Show one component by name or <project>/<repo>/<component> id.',
   input: z.strictObject({
     component: z.string().min(1).describe('Component name or full id.'),
     ...scopeFields,
@@ -86,13 +90,15 @@ export const componentShow = defineOp({
     };
   },
   cli: { command: 'component show', args: ['component'], human: (r) => keyValues(r.component) },
-  mcp: { tool: 'hub_component_show' },
+  mcp: {
+    tool: 'hub_component_show',
+    when: 'Use when you need its directory and dependencies.',
+  },
 });
 
 export const componentResolve = defineOp({
   id: 'component.resolve',
-  summary:
-    'Map a file or directory path to the most specific component that contains it (a miss is matched:false).',
+  summary: 'Map a path to the most specific component containing it (a miss: matched false).',
   input: z.strictObject({
     path: z.string().describe('Repo-relative or filesystem path.'),
     ...scopeFields,
@@ -110,23 +116,23 @@ export const componentResolve = defineOp({
     human: (r) =>
       r.matched ? `${r.id}  (${r.repository}: ${r.relative_path})` : `no component contains ${r.path}`,
   },
-  mcp: { tool: 'hub_component_resolve' },
+  mcp: {
+    tool: 'hub_component_resolve',
+    when: 'Use when you hold a file path.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/components/resolve', input: 'query' }],
 });
 
 export const componentGraphOp = defineOp({
   id: 'component.graph',
-  summary: 'Neighbourhood of a component over declared relationships and same-repo depends_on (BFS).',
+  summary: 'Neighbourhood of a component over declared relationships and depends_on.',
   description: 'Depth defaults to 1 and is capped at 5; direction out, in or both (default both).',
   input: z.strictObject({
     component: z.string().min(1).describe('Component name or full id.'),
     ...scopeFields,
     // Raw number or string, checked by parseDepth so every surface gets the same message.
-    depth: z
-      .union([z.number(), z.string()])
-      .optional()
-      .describe('Hops from the component (default 1, cap 5).'),
-    direction: z.enum(GRAPH_DIRECTIONS).optional().describe('Edge direction to follow (default both).'),
+    depth: z.union([z.number(), z.string()]).optional().describe('Hops (default 1, cap 5).'),
+    direction: cliHelp(z.enum(GRAPH_DIRECTIONS).optional(), 'Edge direction to follow (default both).'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -143,7 +149,10 @@ export const componentGraphOp = defineOp({
         ),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_component_graph' },
+  mcp: {
+    tool: 'hub_component_graph',
+    when: 'Use when you need to know what a change would affect.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/components/graph', input: 'query' }],
 });
 
@@ -152,17 +161,26 @@ const DETECT_HELP = [
   `Looks for marker files in every checked-out repository (6 levels deep; ${[...SKIP_DIRS].join(', ')} and hidden folders skipped): ${[...HIGH_CONFIDENCE_MARKERS, '*.csproj'].join(', ')}, and ${CHART_PARENTS.map((p) => `${p}/<name>/Chart.yaml`).join(', ')} (Helm charts: infrastructure).`,
   `Kind from the nearest folder on the path: ${Object.entries(KIND_HINTS)
     .map(([dir, kind]) => `${dir}/ ${kind}`)
-    .join(', ')} (cmd/<name> with its go.mod is a Go command); else unknown.`,
+    .join(', ')} (cmd/<name> with its go.mod is a Go command); else from the markers: a package.json bin ` +
+    'without main/exports cli, a private one application, else library; a Go main package (or a cmd/ folder) ' +
+    'application, else library; a library crate library, a binary crate application; a Python distribution ' +
+    'library; a Maven war application, jar library; the Gradle application plugin application; a .csproj with ' +
+    'an Exe output application, else library; else unknown.',
   `The language comes from the marker: ${Object.entries(MARKER_LANGUAGES)
     .map(([m, l]) => `${m} ${l}`)
     .join(', ')} (typescript with a tsconfig.json beside it).`,
-  'The repository root is a candidate only when nothing inside it is. Already catalogued paths are marked and skipped; --apply that would write nothing (no candidate, or every one catalogued) is an error.',
+  'The repository root is a candidate when its markers name a package that is not only a workspace root (a ' +
+    'private package.json with workspaces or a pnpm-workspace.yaml, lerna.json or rush.json beside it, a Cargo ' +
+    '[workspace] without [package], a uv workspace, a Maven pom aggregator, a Gradle build that only includes ' +
+    'sub-projects); an unnamed root only when nothing inside is a candidate. A package.json that declares ' +
+    'nothing (only "type") is no candidate.',
+  `Candidates at or below ${[...new Set(Object.keys(ROLE_DIRS))].map((d) => `${d}/`).join(', ')} carry a role (example, benchmark, fuzz, test), written as the tag role.`,
+  'Already catalogued paths are marked and skipped; --apply writes every new candidate in one edit of the manifest, and one that would write nothing (no candidate, or every one catalogued) is an error.',
 ].join('\n');
 
 export const componentDetect = defineOp({
   id: 'component.detect',
-  summary:
-    'Find component candidates from marker files (package.json, go.mod, Chart.yaml, ...); writes only with apply.',
+  summary: 'Find component candidates from marker files; `apply` writes them.',
   description: DETECT_HELP,
   input: z.strictObject({
     ...scopeFields,
@@ -191,14 +209,15 @@ export const componentDetect = defineOp({
           409,
         );
       }
+      const groups: RepoDrafts[] = [];
       for (const repo of repos) {
-        const fresh = candidates.filter(
-          (c) => c.project === repo.project && c.repo === repo.name && !c.already_catalogued,
-        );
-        if (fresh.length === 0) continue;
-        appendComponents(catalog, repo, fresh);
-        written.push(...fresh.map((c) => `${repo.id}/${c.name}`));
+        const drafts = fresh.filter((c) => c.project === repo.project && c.repo === repo.name);
+        if (drafts.length === 0) continue;
+        groups.push({ repo, drafts });
+        written.push(...drafts.map((c) => `${repo.id}/${c.name}`));
       }
+      // One edit of the manifest for every repository: one write, and nothing written when any part fails.
+      appendComponentsToRepos(catalog, groups);
       if (written.length > 0) ctx.invalidate();
     }
     return { candidates, applied: written.length > 0, written };
@@ -210,31 +229,27 @@ export const componentDetect = defineOp({
         r.candidates.map((c) => [
           `${c.project}/${c.repo}`,
           c.path,
-          c.kind,
+          c.role ? `${c.kind} (${c.role})` : c.kind,
           c.markers.join(','),
           c.already_catalogued ? 'catalogued' : 'new',
         ]),
         ['REPO', 'PATH', 'KIND', 'MARKERS', 'STATUS'],
       )}${r.applied ? `\nwrote ${r.written.length} component(s)` : ''}`,
   },
-  mcp: { tool: 'hub_component_detect' },
+  mcp: { tool: 'hub_component_detect', when: 'Use when the catalog lacks components.' },
   // The spec's GET detect never writes: apply stays false on HTTP (the CLI and MCP may apply).
   http: [{ method: 'GET', route: '/v3/ops/components/detect', input: 'query', fixed: { apply: false } }],
 });
 
 export const componentInit = defineOp({
   id: 'component.init',
-  summary: 'Draft one component for a path (name defaults to the basename); apply writes it to the manifest.',
+  summary: 'Draft a component for a directory; `apply` writes it to the manifest.',
   input: z.strictObject({
-    path: z.string().min(1).describe('Directory of the component, repo-relative or absolute.'),
-    name: z.string().min(1).optional().describe('Component name (default: the path basename).'),
-    kind: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Component kind (default: from the directory, else unknown).'),
+    path: z.string().min(1).describe('Repo-relative or absolute directory.'),
+    name: z.string().min(1).optional().describe('Default: the basename of `path`.'),
+    kind: z.string().min(1).optional().describe('Default: from the directory, else unknown.'),
     ...scopeFields,
-    apply: z.boolean().optional().describe('Write the component into repos[].components[].'),
+    apply: cliHelp(z.boolean().optional(), 'Write the component into repos[].components[].'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -271,6 +286,6 @@ export const componentInit = defineOp({
         ...r.warnings.map((w) => `warning: ${w}`),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_component_init' },
+  mcp: { tool: 'hub_component_init', when: 'Use when cataloguing one directory.' },
   http: [{ method: 'POST', route: '/v3/ops/components/init', input: 'body' }],
 });

@@ -1,9 +1,16 @@
 import * as z from 'zod';
+import type { Problem } from '../catalog/index.js';
 import { RefusedError } from '../infra/index.js';
 import { locateManifest, readManifestText, yaml } from '../model/index.js';
 import { checkManifest, configuredManifestLimit, type ManifestCheck } from './manifest-check.js';
 import { MANIFEST_EXAMPLE } from './manifest-example.js';
 import { defineOp, READ_ONLY } from './registry.js';
+
+/** `line 12: workspace.project: unknown key 'project'; did you mean 'projects'? [schema.unrecognized_keys]`. */
+function problemLine(p: Problem): string {
+  const where = [p.line ? `line ${p.line}` : '', p.path].filter(Boolean).join(': ');
+  return `${where ? `${where}: ` : ''}${p.message} [${p.rule}]`;
+}
 
 /** Above this many repos, whole-config output needs explicit confirmation (spec: Limits). */
 export const FULL_CONFIG_GUARD = 80;
@@ -12,7 +19,7 @@ export const configValidate = defineOp({
   id: 'config.validate',
   summary: 'Check the manifest against every rule and list all problems with their YAML path and line.',
   description:
-    'Exits 1 when there are problems. Component directories are checked only for repos that are checked out.',
+    'Exits 1 when there are problems; warnings (a near miss of a recommended kind) are listed and exit 0. Component directories are checked only for repos that are checked out.',
   input: z.strictObject({}),
   gate: 'none',
   attributes: READ_ONLY,
@@ -21,14 +28,13 @@ export const configValidate = defineOp({
     command: 'config validate',
     exitCode: (r) => (r.valid ? 0 : 1),
     human: (r) =>
-      r.valid
-        ? `ok: ${r.file} (${r.counts.projects} projects, ${r.counts.repos} repos, ${r.counts.components} components, ${r.counts.relationships} relationships)`
-        : [
-            `${r.problems.length} problem(s) in ${r.file}:`,
-            ...r.problems.map(
-              (p) => `  ${p.line ? `line ${p.line}: ` : ''}${p.path}: ${p.message} [${p.rule}]`,
-            ),
-          ].join('\n'),
+      [
+        r.valid
+          ? `ok: ${r.file} (${r.counts.projects} projects, ${r.counts.repos} repos, ${r.counts.components} components, ${r.counts.relationships} relationships)`
+          : `${r.problems.length} problem(s) in ${r.file}:`,
+        ...r.problems.map((p) => `  ${problemLine(p)}`),
+        ...(r.warnings ?? []).map((p) => `warning: ${problemLine(p)}`),
+      ].join('\n'),
   },
   http: [{ method: 'GET', route: '/v3/config/hub/validate', input: 'none' }],
 });

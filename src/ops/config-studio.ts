@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import type { Problem } from '../catalog/index.js';
-import { RefusedError, readFileBounded, ValidationError } from '../infra/index.js';
+import {
+  checkJsonBounds,
+  INPUT_BOUNDS,
+  RefusedError,
+  readFileBounded,
+  ValidationError,
+} from '../infra/index.js';
 import {
   draftManifestText,
   formatPath,
@@ -83,6 +89,9 @@ export function operationsOf(
       rule: 'json',
     });
   }
+  // The file is input as the operations argument is: held to the same depth and size bounds before the schema,
+  // the YAML document and the comparisons walk it (recursively).
+  checkJsonBounds(data, INPUT_BOUNDS, `file ${input.file}`);
   const list =
     typeof data === 'object' && data !== null && !Array.isArray(data) && 'operations' in data
       ? (data as { operations: unknown }).operations

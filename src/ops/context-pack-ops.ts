@@ -31,6 +31,7 @@ import type { WorkspaceGraph } from '../graph/index.js';
 import { NotFoundError, sha256Hex, ValidationError } from '../infra/index.js';
 import { effectiveProfile } from '../profile/index.js';
 import { type CompiledContext, recordCompiledContext } from '../taskgraph/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { cacheDir, readManifestBytes } from './load-workspace.js';
@@ -38,21 +39,16 @@ import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { checkScope, scopeFields } from './scope.js';
 import { taskScope } from './task-context.js';
 
-const tierField = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(2)
-  .optional()
-  .describe(
-    '0 map, 1 map + repo cards, 2 + changes since the last session (default: the agent profile tier, else 0).',
-  );
+const tierField = cliHelp(
+  z.coerce.number().int().min(0).max(2).optional().describe('0 map, 1 + repo cards, 2 + recent changes.'),
+  '0 map, 1 map + repo cards, 2 + changes since the last session (default: the agent profile tier, else 0).',
+);
 const maxTokensField = z.coerce
   .number()
   .int()
   .min(1)
   .optional()
-  .describe('Hard ceiling on the tokens of the printed JSON (o200k_base); sections are dropped to fit.');
+  .describe('Token ceiling; sections are dropped to fit.');
 
 const CARD_GRAPH = { include_inferred: true, include_structure: false } as const;
 
@@ -104,8 +100,7 @@ function profileTier(ctx: OpContext, project?: string, repo?: string, component?
 
 export const contextPack = defineOp({
   id: 'context.pack',
-  summary:
-    'Token-budgeted context pack: tier 0 workspace map, 1 + repo cards, 2 + changes since last session.',
+  summary: 'Token-budgeted context pack of the workspace, as deep as `tier` asks.',
   description:
     "The map pages by --max-map-repos (default 80) and --map-offset. Cards carry the repository's build, test and lint commands and its workspace-graph edges, each with its source. --max-tokens is a hard ceiling on the printed JSON: the digest, then card detail, edges and commands, then cards, then map rows are dropped, and listed in dropped_sections; a budget below the smallest useful pack (the first map row and, from tier 1, the first card) is an error naming the smallest budget that works. Without --json the pack prints as Markdown, a three-line summary at the end. Tier 2 moves the session boundary.",
   input: z.strictObject({
@@ -141,17 +136,20 @@ export const contextPack = defineOp({
     });
   },
   cli: { command: 'context pack', human: (p) => packMarkdown(p) },
-  mcp: { tool: 'hub_context_pack' },
+  mcp: {
+    tool: 'hub_context_pack',
+    when: 'Use when you need a workspace map within a budget.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/context/pack', input: 'body' }],
 });
 
 export const repoCard = defineOp({
   id: 'context.repo-card',
   summary:
-    'One repository card: git state, stack hints, health flags, CI, tags, instructions, build/test/lint commands, cross-repo edges.',
+    'One repository card: git state, stack, health flags, CI, tags, instructions, build/test/lint commands and cross-repo edges.',
   input: z.strictObject({
-    project: z.string().min(1).describe('Project name.'),
-    repo: z.string().min(1).describe('Repository name.'),
+    project: cliHelp(z.string().min(1), 'Project name.'),
+    repo: cliHelp(z.string().min(1), 'Repository name.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -192,31 +190,27 @@ export const repoCard = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_repo_card' },
+  mcp: { tool: 'hub_repo_card', when: 'Use when you need the state of one repository.' },
   http: [{ method: 'GET', route: '/v3/ops/context/repo-card', input: 'query' }],
 });
 
 export const contextCompile = defineOp({
   id: 'context.compile',
   summary:
-    'Compile a repo-scoped pack; a component adds component, component_graph, effective_profile, component_commands, component_neighbors.',
+    'Compile a context pack for a project/repo, a `component` (adding its commands and neighbours) or a task node.',
   description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling. With --task-id (and --graph-id when the node id is in several graphs) the task graph node decides: its repository is the scope (--project/--repo may be left out, and must agree when given), its context_budget is the budget unless --budget, and a task section carries the node, its graph's goal and acceptance and the graph's objective; the pack is recorded in task-contexts/<graph>~<node> and summarized on the node as compiled_context.`,
   input: z.strictObject({
-    project: z.string().min(1).optional().describe("Project name (default: the task node's)."),
-    repo: z.string().min(1).optional().describe("Repository name (default: the task node's)."),
+    project: z.string().min(1).optional().describe("Default: the task node's."),
+    repo: z.string().min(1).optional().describe("Default: the task node's."),
     component: z.string().min(1).optional().describe('Component name or <project>/<repo>/<component> id.'),
     depth: z
       .union([z.number(), z.string()])
       .optional()
       .describe(`Graph hops around the component (default 0, cap ${COMPILE_MAX_DEPTH}).`),
     tier: tierField,
-    budget: z.coerce.number().int().min(1).optional().describe('Token ceiling of the compiled pack.'),
-    task_id: z.string().min(1).optional().describe('Task graph node the pack is for.'),
-    graph_id: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Task graph of the node (when its id is in several graphs).'),
+    budget: z.coerce.number().int().min(1).optional().describe('Token ceiling.'),
+    task_id: cliHelp(z.string().min(1).optional(), 'Task graph node the pack is for.'),
+    graph_id: z.string().min(1).optional().describe('Its graph, when `task_id` is in several.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -282,12 +276,15 @@ export const contextCompile = defineOp({
     human: (p) =>
       packMarkdown(p) + (p.compiled_context ? `\nrecorded on the node: ${p.compiled_context.document}` : ''),
   },
-  mcp: { tool: 'hub_context_compile' },
+  mcp: {
+    tool: 'hub_context_compile',
+    when: 'Use when starting on a task node or component.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/context/compile', input: 'body' }],
 });
 
 const switchInput = {
-  project: z.string().min(1).describe('Project to switch to.'),
+  project: cliHelp(z.string().min(1), 'Project to switch to.'),
   tier: tierField,
   max_tokens: maxTokensField,
 };
@@ -359,29 +356,29 @@ const switchHuman = (r: SwitchResult) =>
 
 export const contextSwitch = defineOp({
   id: 'context.switch',
-  summary: 'Switch to a project (and repo): environment exports, a tiered pack, a prompt and an objective.',
+  summary: 'Switch to a project (and repo): its context pack, prompt and objective.',
   description:
     'Human output is shell: `eval "$(hub context switch <project> <repo>)"` sets HUB_PROJECT, HUB_REPO and HUB_REPO_PATH; the prompt follows as comments. Records the project on the session (the boundary stays unless the tier is 2).',
   input: z.strictObject({
     ...switchInput,
-    repo: z.string().min(1).optional().describe('Repository of the project to switch to.'),
+    repo: cliHelp(z.string().min(1).optional(), 'Repository of the project to switch to.'),
   }),
   gate: 'active',
   attributes: WRITES,
   handler: (ctx, input) => runSwitch(ctx, input),
   cli: { command: 'context switch', args: ['project', 'repo'], human: (r) => switchHuman(r) },
-  mcp: { tool: 'hub_context_switch' },
+  mcp: { tool: 'hub_context_switch', when: 'Use when moving to another project or repository.' },
   http: [{ method: 'POST', route: '/v3/ops/context/switch', input: 'body' }],
 });
 
 export const projectContextSwitch = defineOp({
   id: 'context.project-switch',
-  summary: 'Switch to a whole project: environment exports, a tiered pack, a prompt and an objective.',
+  summary: 'Switch to a whole project: its context pack, prompt and objective.',
   input: z.strictObject(switchInput),
   gate: 'active',
   attributes: WRITES,
   handler: (ctx, input) => runSwitch(ctx, input),
-  mcp: { tool: 'hub_project_context_switch' },
+  mcp: { tool: 'hub_project_context_switch', when: 'Use when moving to a whole project.' },
   http: [{ method: 'POST', route: '/v3/ops/context/project-switch', input: 'body' }],
 });
 

@@ -6,11 +6,12 @@ import {
   planDerivedInclude,
   planDerivedRefresh,
 } from '../catalog/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { writeManifestOperations } from './manifest-write.js';
 import { defineOp, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
-const nameField = z.string().min(1).max(200).describe('Name of the derived working set (a project).');
+const nameField = z.string().min(1).max(200).describe('Name of the new project.');
 const selectionFields = {
   from: z
     .string()
@@ -18,9 +19,9 @@ const selectionFields = {
     .max(400)
     .optional()
     .describe('<project>/<repo> (the whole repo) or <project>/<repo>/<component> (that component).'),
-  project: z.string().min(1).optional().describe('Source project (instead of --from).'),
-  repo: z.string().min(1).optional().describe('Source repo (instead of --from).'),
-  component: z.string().min(1).optional().describe('Source component (instead of --from).'),
+  project: z.string().min(1).optional().describe('Source project (instead of `from`).'),
+  repo: z.string().min(1).optional().describe('Source repo (instead of `from`).'),
+  component: z.string().min(1).optional().describe('Source component (instead of `from`).'),
 };
 
 /**
@@ -33,18 +34,14 @@ const now = (ctx: OpContext) => ctx.now().toISOString();
 
 export const projectDerivedCreate = defineOp({
   id: 'project.derived.create',
-  summary:
-    'Create a derived working set: a project taking a repo (or one component) from another project, kept in sync.',
+  summary: 'Create a project taking a repo or component from another, kept in sync.',
   description:
     'A two-segment --from copies the repo with its whole components list; three segments copy that one component and record it in derived.sources[].components. --include-dependencies adds the outbound depends_on neighbours at depth 1. The repo shares its source checkout (path).',
   input: z.strictObject({
     name: nameField,
     ...selectionFields,
-    include_dependencies: z
-      .boolean()
-      .optional()
-      .describe('Also take the outbound depends_on neighbours (depth 1) of what is selected.'),
-    description: z.string().max(2000).optional().describe('Description of the new project.'),
+    include_dependencies: z.boolean().optional().describe('Also take their depends_on neighbours (depth 1).'),
+    description: cliHelp(z.string().max(2000).optional(), 'Description of the new project.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -67,7 +64,10 @@ export const projectDerivedCreate = defineOp({
         ),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_project_derived_create' },
+  mcp: {
+    tool: 'hub_project_derived_create',
+    when: 'Use when gathering parts of other projects.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/derived', input: 'body' }],
 });
 

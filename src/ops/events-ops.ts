@@ -8,6 +8,7 @@ import {
   parseCursor,
   parseSince,
 } from '../coord/index.js';
+import { cliHelp } from './cli-help.js';
 import { setAsideReporter } from './coord-deps.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
@@ -15,33 +16,34 @@ import type { OpStream } from './stream.js';
 
 export const contextEvents = defineOp({
   id: 'context.events',
-  summary: 'Coordination events feed (objectives, handoffs, coord.events), oldest first.',
+  summary: 'Coordination events (objectives, handoffs, coord.events), oldest first.',
   description:
     'Each recorded event carries seq, its position in the workspace (1, 2, 3...): pass next_seq back as ' +
     '--after-seq to get exactly the events recorded since, even within the same millisecond. since is ' +
     'exclusive: next_cursor passed back as --since also works, by timestamp. On backends other than local ' +
     'and http only the persisted coord.events document is served.',
   input: z.strictObject({
-    since: z.string().min(1).optional().describe('ISO 8601 timestamp; only events after it.'),
+    since: z.string().min(1).optional().describe('Only events after this ISO time.'),
     after_seq: z.coerce
       .number()
       .int()
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
       .optional()
-      .describe('A sequence (next_seq of an earlier read); only events recorded after it.'),
-    objective: z.string().min(1).optional().describe('Only events of this objective id.'),
-    campaign: z.string().min(1).optional().describe('Only events of this campaign: data.campaign is the slug, or the objective id starts campaign-<slug>-.'),
+      .describe('Only events after this seq (an earlier next_seq).'),
+    objective: cliHelp(z.string().min(1).optional(), 'Only events of this objective id.'),
+    campaign: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only events of this campaign: data.campaign is the slug, or the objective id starts campaign-<slug>-.'),
     limit: z.coerce
       .number({ error: 'must be a number' })
       .int({ error: 'must be a whole number' })
       .min(1, { error: 'must be at least 1' })
       .max(MAX_RECORDED_EVENTS, { error: `must be at most ${MAX_RECORDED_EVENTS}` })
       .optional()
-      .describe(
-        'At most this many events, oldest first (default: all); truncated says more follow: ask again with ' +
-          'next_seq as --after-seq.',
-      ),
+      .describe('Most events (default: all); when truncated, continue from next_seq.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -60,7 +62,10 @@ export const contextEvents = defineOp({
         ...(r.truncated ? [`more events follow: --after-seq ${r.next_seq ?? 0}`] : []),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_events' },
+  mcp: {
+    tool: 'hub_events',
+    when: 'Use when following what others did; pass next_seq back as `after_seq`.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/events', input: 'query' }],
 });
 

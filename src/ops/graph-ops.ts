@@ -15,6 +15,7 @@ import {
   type WorkspaceGraph,
   type WorkspaceNode,
 } from '../graph/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { externalRepos } from './graph-deps.js';
 import { checkParsedManifest } from './manifest-check.js';
@@ -25,16 +26,14 @@ const PROGRESS_FROM = 500;
 const PROGRESS_STEP = 1000;
 
 const includeFields = {
-  include_inferred: z
-    .boolean()
-    .default(true)
-    .describe(
-      'Edges inferred from package files: npm, Go, Python, Cargo, Maven/Gradle, Helm, submodules (default true; --no-include-inferred leaves them out).',
-    ),
-  include_structure: z
-    .boolean()
-    .default(true)
-    .describe('Project -> repo `contains` edges (default true; --no-include-structure leaves them out).'),
+  include_inferred: cliHelp(
+    z.boolean().default(true).describe('Include edges inferred from package files.'),
+    'Leave out the edges inferred from package files (npm, Go, Python, Cargo, Maven/Gradle, Helm, submodules).',
+  ),
+  include_structure: cliHelp(
+    z.boolean().default(true).describe('Include project -> repo edges.'),
+    'Leave out the project -> repo "contains" edges.',
+  ),
 };
 
 /** The workspace graph for one request (the organization index's repositories included). */
@@ -69,7 +68,7 @@ const nodeLine = (n: WorkspaceNode) =>
 
 export const graphShow = defineOp({
   id: 'graph.show',
-  summary: 'The workspace graph: projects and repositories, with manual, inferred and structure edges.',
+  summary: 'The workspace graph: projects and repositories with manual, inferred and structure edges.',
   description:
     'Manual edges come from graph.relationships, structure edges from the project -> repo layout, inferred ' +
     'edges from package files of checked-out repositories (each with the file and line that proves it). ' +
@@ -93,20 +92,21 @@ export const graphShow = defineOp({
           : []),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_graph_show' },
+  mcp: { tool: 'hub_graph_show', when: 'Use when you need the whole dependency picture.' },
   http: [{ method: 'GET', route: '/v3/ops/graph', input: 'query' }],
 });
 
 export const graphNeighbors = defineOp({
   id: 'graph.neighbors',
-  summary: "A node's neighbours in the workspace graph (breadth-first; depth default 1, cap 5).",
+  summary: "A node's neighbours in the workspace graph.",
   description:
     'The node is an id (repo:<project>/<repo>, project:<name>), a repository id (<project>/<repo>), an ' +
-    'identity (github://org/repo) or a name only one node has. Direction out, in or both (default both).',
+    'identity (github://org/repo) or a name only one node has; a name that a repository and a project share is ' +
+    'the repository, and `note` says so. Direction out, in or both (default both).',
   input: z.strictObject({
     node: z.string().min(1).describe('Node id, repository id, identity or unique name.'),
-    depth: z.union([z.number(), z.string()]).optional().describe('Hops from the node (default 1, cap 5).'),
-    direction: z.enum(GRAPH_DIRECTIONS).optional().describe('Edge direction to follow (default both).'),
+    depth: z.union([z.number(), z.string()]).optional().describe('Hops (default 1, cap 5).'),
+    direction: cliHelp(z.enum(GRAPH_DIRECTIONS).optional(), 'Edge direction to follow (default both).'),
     ...includeFields,
   }),
   gate: 'active',
@@ -117,12 +117,16 @@ export const graphNeighbors = defineOp({
     args: ['node'],
     human: (r) =>
       [
+        ...(r.note ? [`note: ${r.note}`] : []),
         `${r.origin} (depth ${r.depth}, ${r.direction})`,
         ...r.nodes.filter((n) => n.id !== r.origin).map((n) => `${nodeLine(n)} at ${n.distance}`),
         ...r.edges.map(edgeLine),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_graph_neighbors' },
+  mcp: {
+    tool: 'hub_graph_neighbors',
+    when: 'Use when you need to know what one repository depends on or feeds.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/graph/neighbors', input: 'query' }],
 });
 
@@ -138,15 +142,14 @@ interface SuggestResult {
 
 export const configGraphSuggest = defineOp({
   id: 'config.graph.suggest',
-  summary:
-    'Inferred edges no relationship declares yet, as proposed relationships (provenance promoted); --apply writes them.',
+  summary: 'Propose relationships for inferred edges none declares; `apply` writes them.',
   description:
     'With --apply the proposals are appended to graph.relationships (comments and formatting kept). When the ' +
     'patched manifest would fail `config validate`, nothing is written and validation_errors lists why (exit 1). ' +
     '--verbose adds every file line of evidence and the stale manual relationships.',
   input: z.strictObject({
     verbose: z.boolean().optional().describe('Every evidence line, and stale manual relationships.'),
-    apply: z.boolean().optional().describe('Write the proposals into graph.relationships.'),
+    apply: cliHelp(z.boolean().optional(), 'Write the proposals into graph.relationships.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -205,7 +208,7 @@ export const configGraphSuggest = defineOp({
           : []),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_graph_suggest' },
+  mcp: { tool: 'hub_graph_suggest', when: 'Use when the declared graph may be incomplete.' },
   // GET never writes (apply fixed false); POST may apply.
   http: [
     { method: 'GET', route: '/v3/ops/graph/suggest', input: 'query', fixed: { apply: false } },
@@ -230,7 +233,7 @@ export const configGraphExport = defineOp({
     'Mermaid and DOT draw projects as groups, manual edges solid, inferred dashed, deprecated crossed or grey. ' +
     'Labels from manifests are escaped so they cannot add nodes, edges or handlers.',
   input: z.strictObject({
-    format: z.enum(EXPORT_FORMATS).default('json').describe('json (default), mermaid or dot.'),
+    format: z.enum(EXPORT_FORMATS).default('json'),
     ...includeFields,
   }),
   gate: 'active',
@@ -249,6 +252,6 @@ export const configGraphExport = defineOp({
     command: 'config graph export',
     human: (r) => (r.text ?? JSON.stringify(r.graph, null, 2)).replace(/\n$/, ''),
   },
-  mcp: { tool: 'hub_graph_export' },
+  mcp: { tool: 'hub_graph_export', when: 'Use when you need it as a diagram or file.' },
   http: [{ method: 'GET', route: '/v3/ops/graph/export', input: 'query' }],
 });

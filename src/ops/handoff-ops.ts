@@ -4,7 +4,6 @@ import {
   claimHandoff,
   completeHandoff,
   createHandoff,
-  DURATION_RULE,
   HANDOFF_STATUSES,
   type Handoff,
   heartbeatHandoff,
@@ -12,6 +11,7 @@ import {
   newHandoff,
 } from '../coord/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -33,13 +33,13 @@ const CANCEL_ROUTE = transition('cancel');
 const isHandoff = (v: unknown): v is Handoff =>
   typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string';
 
-const idField = z.string().min(1).describe('Handoff id.');
-const byField = z.string().min(1).describe('Agent acting on the handoff.');
+const idField = cliHelp(z.string().min(1), 'Handoff id.');
+const byField = cliHelp(z.string().min(1).describe('Your agent id.'), 'Agent acting on the handoff.');
 const ttlField = z
   .string()
   .optional()
-  .describe(`Claim TTL: ${DURATION_RULE}; without it the claim does not expire.`);
-const noteField = z.string().optional().describe('Note recorded in the handoff events.');
+  .describe('Claim TTL, e.g. 30m, 2h, 1d (plain digits: seconds); none: no expiry.');
+const noteField = z.string().optional().describe('Recorded with the event.');
 
 const claimLine = (h: Handoff) =>
   h.status === 'claimed'
@@ -48,25 +48,27 @@ const claimLine = (h: Handoff) =>
 
 export const handoffCreate = defineOp({
   id: 'context.handoff.create',
-  summary: 'Hand work over: create an open handoff (appended without compare-and-swap).',
+  summary: 'Create an open handoff of work for another agent to claim.',
   description: 'Reads a JSON object on stdin (flags win); the id is generated when absent.',
   input: z.strictObject({
-    id: z.string().min(1).optional().describe('Handoff id ([A-Za-z0-9_.-]+); generated when absent.'),
+    id: z.string().min(1).optional().describe('Default: generated.'),
     // Optional for the CLI only: a required flag could not come from stdin. The domain requires it.
     title: z.string().optional().describe('What is handed over (required).'),
-    created_by: z.string().min(1).optional().describe('Agent handing over (default "agent").'),
-    payload: z.record(z.string(), z.unknown()).optional().describe('Free-form JSON object for the taker.'),
+    created_by: z.string().min(1).optional().describe('Your agent id (default "agent").'),
+    payload: cliHelp(z.record(z.string(), z.unknown()).optional(), 'Free-form JSON object for the taker.'),
     note: noteField,
     // A whole handoff item (what a state client appends) is taken as well; these are the creator's own and are
     // stamped anew: a new handoff is open, dated now, with one create event.
-    status: z.enum(['open']).optional().describe('Of a posted handoff item: a new handoff is open.'),
-    created_at: z.string().optional().describe('Of a posted handoff item: replaced by the time of creation.'),
-    updated_at: z.string().optional().describe('Of a posted handoff item: replaced by the time of creation.'),
-    events: z
-      .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
-      .max(1)
-      .optional()
-      .describe('Of a posted handoff item: its create event, whose note is the note when none is given.'),
+    status: cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.'),
+    created_at: cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
+    updated_at: cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
+    events: cliHelp(
+      z
+        .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
+        .max(1)
+        .optional(),
+      'Of a posted handoff item: its create event, whose note is the note when none is given.',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -84,18 +86,18 @@ export const handoffCreate = defineOp({
     stdinJson: true,
     human: (h) => `created handoff ${h.id}: ${h.title}`,
   },
-  mcp: { tool: 'hub_handoff_create' },
+  mcp: { tool: 'hub_handoff_create', when: 'Use when you leave work unfinished.' },
   http: [CREATE_ROUTE],
 });
 
 export const handoffList = pagedList(
   defineOp({
     id: 'context.handoff.list',
-    summary: 'List handoffs as they stand: an expired claim shows released; listing never writes.',
+    summary: 'List handoffs; an expired claim shows released.',
     description:
       'The release is a release-expired event dated at the expiry; the next write of the handoffs records it.',
     input: z.strictObject({
-      status: z.enum(HANDOFF_STATUSES).optional().describe('Only handoffs with this status.'),
+      status: cliHelp(z.enum(HANDOFF_STATUSES).optional(), 'Only handoffs with this status.'),
     }),
     gate: 'active',
     // A pure view: listing never writes.
@@ -110,7 +112,7 @@ export const handoffList = pagedList(
           ['ID', 'STATUS', 'HOLDER', 'EXPIRES', 'TITLE'],
         ) || 'no handoffs',
     },
-    mcp: { tool: 'hub_handoff_list' },
+    mcp: { tool: 'hub_handoff_list', when: 'Use when looking for work handed to you.' },
     http: [{ method: 'GET', route: '/v3/ops/handoffs', input: 'query' }],
   }),
   { key: 'handoffs', noun: 'Handoffs', order: 'in stored order (oldest first)' },
@@ -118,14 +120,14 @@ export const handoffList = pagedList(
 
 export const handoffClaim = defineOp({
   id: 'context.handoff.claim',
-  summary: 'Claim a handoff for an agent for a TTL; a live claim of another agent is refused.',
+  summary: "Claim a handoff for a TTL; another agent's live claim refuses it.",
   input: z.strictObject({ id: idField, by: byField, ttl: ttlField }),
   gate: 'active',
   attributes: WRITES,
   handler: (ctx, input): Promise<{ handoff: Handoff }> =>
     applyWhereStored(ctx, CLAIM_ROUTE, input, async (deps) => ({ handoff: await claimHandoff(deps, input) })),
   cli: { command: 'context handoff claim', human: (r) => claimLine(r.handoff) },
-  mcp: { tool: 'hub_handoff_claim' },
+  mcp: { tool: 'hub_handoff_claim', when: 'Use when you take a handoff over.' },
   http: [CLAIM_ROUTE],
 });
 
@@ -145,7 +147,7 @@ export const handoffHeartbeat = defineOp({
 
 export const handoffComplete = defineOp({
   id: 'context.handoff.complete',
-  summary: 'Mark a handoff completed; refused while another agent holds a live claim.',
+  summary: "Mark a handoff completed; refused while another agent's claim is live.",
   input: z.strictObject({ id: idField, by: byField, note: noteField }),
   gate: 'active',
   attributes: WRITES,
@@ -157,7 +159,7 @@ export const handoffComplete = defineOp({
     command: 'context handoff complete',
     human: (r) => `${r.handoff.id} completed by ${r.handoff.completed_by}`,
   },
-  mcp: { tool: 'hub_handoff_complete' },
+  mcp: { tool: 'hub_handoff_complete', when: 'Use when your claimed handoff is done.' },
   http: [COMPLETE_ROUTE],
 });
 

@@ -25,19 +25,14 @@ import type { OpContext } from './context.js';
 export const installFields = {
   scope: z
     .enum(INSTALL_SCOPES)
-    .describe(
-      'project: the nearest git repository of the working folder; user: your home folder (CLI only).',
-    ),
+    .describe('project: the git repository of the workspace; user: the home folder (CLI only).'),
   target: z
     .string()
     .min(1)
     .max(40)
-    .describe(`Vendor: ${VENDOR_IDS.join(', ')}.`),
-  force: z.boolean().optional().describe('Replace a file you changed, or one hub did not write.'),
-  dry_run: z
-    .boolean()
-    .optional()
-    .describe('Write nothing; show every file with its action, content and diff.'),
+    .describe(`One of ${VENDOR_IDS.join(', ')}.`),
+  force: z.boolean().optional().describe('Replace a file you changed or hub did not write.'),
+  dry_run: z.boolean().optional().describe('Show each file and diff; write nothing.'),
 };
 
 /** What every install answers: each planned file and what happened to it. */

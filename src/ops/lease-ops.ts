@@ -28,6 +28,7 @@ import {
   type HeadState,
   undoAllocation,
 } from './branch-ops.js';
+import { cliHelp } from './cli-help.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES } from './registry.js';
@@ -42,8 +43,8 @@ const BRANCH_RELEASE_ROUTE: HttpBinding = {
   input: 'body',
 };
 
-const leaseIdField = z.string().min(1).optional().describe('Lease id (ls-...).');
-const taskRefField = z.string().min(1).optional().describe('Task whose lease it is (instead of --lease-id).');
+const leaseIdField = cliHelp(z.string().min(1).optional(), 'Lease id (ls-...).');
+const taskRefField = z.string().min(1).optional().describe('Task whose lease it is (instead of `lease_id`).');
 
 const leaseLine = (l: Lease) =>
   `${l.lease_id} [${l.status}] ${l.repository} task ${l.task_id} agent ${l.agent_id}${l.branch ? ` on ${l.branch}` : ''} until ${l.expires_at}`;
@@ -59,8 +60,7 @@ export interface AcquireOutput extends AcquireResult {
 
 export const leaseAcquire = defineOp({
   id: 'lease.acquire',
-  summary:
-    'Acquire the lease of a task in a repository for a TTL; a live lease of another agent is refused with its holder.',
+  summary: "Take a task's lease in a repository for a TTL; another agent's live lease refuses it.",
   description:
     'One live lease per repository and task; the same agent acquiring again renews it. An expired lease is taken ' +
     'over (and recorded expired). --branch names a branch allocated to this agent; --allocate allocates it first ' +
@@ -75,8 +75,8 @@ export const leaseAcquire = defineOp({
       .string()
       .min(1)
       .optional()
-      .describe('Branch the lease is on (allocated to this agent; with --allocate: its name).'),
-    allocate: z.boolean().default(false).describe('Allocate the branch first (branch allocate).'),
+      .describe('Branch the lease is on (yours; with `allocate`: its name).'),
+    allocate: z.boolean().default(false).describe('Allocate `branch` first.'),
     description: allocateFields.description,
     base: allocateFields.base,
     adopt: allocateFields.adopt,
@@ -136,13 +136,13 @@ export const leaseAcquire = defineOp({
     human: (r) =>
       `${r.acquired ? 'acquired' : 'renewed'} ${leaseLine(r.lease)}${r.took_over ? ` (took over expired ${r.took_over})` : ''}`,
   },
-  mcp: { tool: 'hub_lease_acquire' },
+  mcp: { tool: 'hub_lease_acquire', when: 'Use when starting a task others might take.' },
   http: [ACQUIRE_ROUTE],
 });
 
 export const leaseHeartbeat = defineOp({
   id: 'lease.heartbeat',
-  summary: "Renew a live lease for the TTL (default: the lease's own); only its holder may.",
+  summary: "Renew your live lease for the TTL (default: the lease's own).",
   input: z.strictObject({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
@@ -160,7 +160,10 @@ export const leaseHeartbeat = defineOp({
     );
   },
   cli: { command: 'lease heartbeat', human: (r) => `renewed ${leaseLine(r.lease)}` },
-  mcp: { tool: 'hub_lease_heartbeat' },
+  mcp: {
+    tool: 'hub_lease_heartbeat',
+    when: 'Use when a leased task outlasts its TTL.',
+  },
   http: [HEARTBEAT_ROUTE],
 });
 
@@ -171,15 +174,14 @@ export interface LeaseReleaseOutput extends ReleaseLeaseResult {
 
 export const leaseRelease = defineOp({
   id: 'lease.release',
-  summary:
-    'Release a lease: its holder, or another agent with --force; --release-branch releases its branch too.',
+  summary: "Release a lease (another's with `force`); `release_branch` releases its branch too.",
   input: z.strictObject({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     lease_id: leaseIdField,
     task_id: taskRefField,
-    force: z.boolean().default(false).describe("Release another agent's lease."),
-    release_branch: z.boolean().default(false).describe("Also release the lease's branch allocation."),
+    force: cliHelp(z.boolean().default(false), "Release another agent's lease."),
+    release_branch: cliHelp(z.boolean().default(false), "Also release the lease's branch allocation."),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -211,22 +213,21 @@ export const leaseRelease = defineOp({
     human: (r) =>
       `${r.released ? 'released' : 'already ended'} ${leaseLine(r.lease)}${r.branch ? `; branch ${r.branch.allocation.name} ${r.branch.released ? 'released' : 'already released'}` : ''}`,
   },
-  mcp: { tool: 'hub_lease_release' },
+  mcp: { tool: 'hub_lease_release', when: 'Use when you stop a leased task.' },
   http: [RELEASE_ROUTE],
 });
 
 export const leaseList = pagedList(
   defineOp({
     id: 'lease.list',
-    summary:
-      'List leases (live ones by default) as they stand now: a lapsed lease shows expired; listing never writes.',
+    summary: 'List leases (live by default); a lapsed lease shows expired.',
     input: z.strictObject({
       repository: aclFields.repository.optional(),
-      agent_id: z.string().min(1).optional().describe("Only this agent's leases."),
+      agent_id: cliHelp(z.string().min(1).optional(), "Only this agent's leases."),
       status: z
         .enum([...LEASE_STATUSES, 'all'])
         .default('active')
-        .describe('active (default: live now), expired, released or all.'),
+        .describe('active: live now.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,
@@ -255,7 +256,7 @@ export const leaseList = pagedList(
           ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'BRANCH', 'EXPIRES'],
         ) || 'no leases',
     },
-    mcp: { tool: 'hub_lease_list' },
+    mcp: { tool: 'hub_lease_list', when: 'Use when you need to know who holds which task.' },
     http: [{ method: 'GET', route: '/v3/ops/leases', input: 'query' }],
   }),
   { key: 'leases', noun: 'Leases', order: 'by repository, then in acquisition order' },

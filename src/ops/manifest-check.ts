@@ -1,4 +1,4 @@
-import { Catalog, Checkouts, type Problem, validateCatalog } from '../catalog/index.js';
+import { Catalog, Checkouts, catalogWarnings, type Problem, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
 import { type ManifestFile, manifestByteLimit, parseManifestText, readManifestFile } from '../model/index.js';
 import { indexedNames } from '../org/index.js';
@@ -10,6 +10,8 @@ export interface ManifestCheck {
   file: string;
   counts: { projects: number; repos: number; components: number; relationships: number };
   problems: Problem[];
+  /** What is allowed but probably not meant (a near miss of a recommended kind); never makes it invalid. */
+  warnings: Problem[];
   legacy: Array<{ path: string; from: string; to: string }>;
 }
 
@@ -55,7 +57,7 @@ export function checkManifestFile(
         message: err.message,
       },
     ];
-    return { check: { valid: false, file: path, counts: empty, problems: issues, legacy: [] } };
+    return { check: { valid: false, file: path, counts: empty, problems: issues, warnings: [], legacy: [] } };
   }
   return { check: checkParsedManifest(ctx, file, filesystem), file };
 }
@@ -98,6 +100,7 @@ export function checkParsedManifest(ctx: OpContext, file: ManifestFile, filesyst
       relationships: file.manifest.graph?.relationships?.length ?? 0,
     },
     problems,
+    warnings: catalogWarnings(catalog),
     legacy: file.legacy.map((l) => ({ path: l.path.join('.'), from: l.from, to: l.to })),
   };
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { type FileWriteView, type InstallScope, planMcpInstall, vendorOf } from '../agents/index.js';
+import { cliHelp } from './cli-help.js';
 import {
   applyPlans,
   checkScopeOnSurface,
@@ -25,8 +26,7 @@ export interface McpInstallResult {
 
 export const mcpInstall = defineOp({
   id: 'mcp.install',
-  summary:
-    "Add the `hub mcp serve` server to a coding-agent vendor's MCP configuration file, merged in place.",
+  summary: "Add hub's MCP server to a coding-agent vendor's MCP configuration, merged in place.",
   description:
     'Files and keys: Claude Code .mcp.json / ~/.claude.json (mcpServers), Cursor .cursor/mcp.json, Copilot ' +
     '.vscode/mcp.json (servers) / ~/.copilot/mcp-config.json, OpenCode opencode.json (mcp), Codex ' +
@@ -37,13 +37,13 @@ export const mcpInstall = defineOp({
   input: z.strictObject({
     scope: installFields.scope,
     target: installFields.target,
-    name: z.string().min(1).max(64).default('hub').describe('Server name in the file (default hub).'),
+    name: cliHelp(z.string().min(1).max(64).default('hub'), 'Server name in the file (default hub).'),
     tools: z
       .string()
       .min(1)
       .max(500)
       .optional()
-      .describe('Tool profile the server serves (`hub mcp serve --tools`): full, core or a list.'),
+      .describe('Tools it serves: full, core, or a comma list of profiles and tool names.'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
@@ -78,6 +78,6 @@ export const mcpInstall = defineOp({
     human: (r) => `${filesHuman(r)}\n  ${r.root_key}.${r.name}: ${JSON.stringify(r.entry)}`,
     exitCode: (r) => (r.action === 'conflict' ? 1 : 0),
   },
-  mcp: { tool: 'hub_mcp_install' },
+  mcp: { tool: 'hub_mcp_install', when: "Use when a vendor's agent should call hub." },
   http: [{ method: 'POST', route: '/v3/agents/mcp/install', input: 'body' }],
 });

@@ -12,6 +12,7 @@ import {
 } from '../merge/index.js';
 import { repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import type { HttpBinding } from './registry.js';
@@ -101,6 +102,6 @@ export function transitionTarget(repository: string): { id: string; key: string 
 
 /** Shared input fields, so help text and MCP schemas say the same everywhere. */
 export const mergeFields = {
-  merge_id: z.string().min(1).describe('Merge request id (merge status lists them).'),
+  merge_id: cliHelp(z.string().min(1), 'Merge request id (merge status lists them).'),
   into: z.string().min(1).describe('Target branch.'),
 };

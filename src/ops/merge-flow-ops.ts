@@ -6,15 +6,14 @@ import { defineOp, WRITES } from './registry.js';
 
 export const mergePromote = defineOp({
   id: 'merge.promote',
-  summary:
-    'Promote a succeeded merge: merge its target branch into --into in a temporary worktree, validated.',
+  summary: "Merge a succeeded merge's target branch into `into` in a temporary worktree, validated.",
   description:
     'Only a succeeded request. Refused (409, naming the worktrees) while --into is checked out anywhere, on a ' +
     'conflict (files named) and when merge.validators fail; nothing moves then. --into moves by compare-and-swap; ' +
     'the promotion is recorded on the request (its status stays succeeded) with a MergePromoted event.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
-    into: z.string().min(1).describe('Branch to promote into (for example main or release).'),
+    into: z.string().min(1).describe('Branch to promote into, such as main.'),
     repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
   }),
   gate: 'active',
@@ -30,7 +29,10 @@ export const mergePromote = defineOp({
         ? `${r.into} already contains ${r.merge.target_branch} (${r.from_sha.slice(0, 12)}); nothing moved`
         : `promoted ${r.merge.target_branch} (${r.from_sha.slice(0, 12)}) into ${r.into}: ${r.previous_sha.slice(0, 12)} -> ${r.commit_sha.slice(0, 12)}`,
   },
-  mcp: { tool: 'hub_merge_promote' },
+  mcp: {
+    tool: 'hub_merge_promote',
+    when: 'Use when merged work should move on.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/merges/promote', input: 'body' }],
 });
 
@@ -43,7 +45,7 @@ const rollupLines = (r: RollupResult) => [
 
 export const mergeRollup = defineOp({
   id: 'merge.rollup',
-  summary: 'Roll branches up into one integration branch, in order; reports merged, skipped and conflicted.',
+  summary: 'Merge branches in order into one integration branch.',
   description:
     'The integration branch is rebuilt from --base (default: its own head) in one temporary worktree: each ' +
     'branch is merged in order and merge.validators run after each; a branch whose validators fail is undone ' +
@@ -56,9 +58,9 @@ export const mergeRollup = defineOp({
       .string()
       .min(1)
       .optional()
-      .describe('Revision to rebuild it from (required when --into does not exist yet).'),
-    branches: z.string().optional().describe('Branches to merge, comma-separated, in order.'),
-    branch: z.array(z.string().min(1)).optional().describe('Branch to merge (repeat; after --branches).'),
+      .describe('Revision to rebuild it from (required when `into` does not exist yet).'),
+    branches: z.string().optional().describe('Branches to merge in order, comma-separated.'),
+    branch: z.array(z.string().min(1)).optional().describe('Branches to merge after `branches`.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -79,6 +81,9 @@ export const mergeRollup = defineOp({
     exitCode: (r) =>
       r.conflicted.length > 0 || r.skipped.some((s) => s.reason !== 'already_merged') ? 1 : 0,
   },
-  mcp: { tool: 'hub_merge_rollup' },
+  mcp: {
+    tool: 'hub_merge_rollup',
+    when: 'Use when branches should be tested together.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/merges/rollup', input: 'body' }],
 });

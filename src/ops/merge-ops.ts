@@ -16,6 +16,7 @@ import {
 } from '../merge/index.js';
 import { aclFields } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import {
@@ -64,7 +65,7 @@ const notLanded = (r: { merge: MergeRequest }) => (r.merge.status === 'succeeded
 
 export const mergeEnqueue = defineOp({
   id: 'merge.enqueue',
-  summary: 'Queue a branch to be merged into a target branch of a repository (both must exist).',
+  summary: 'Queue a branch to merge into a target branch of a repository.',
   description:
     'Both branches are checked in the checkout: the source must exist, the target too (the error says how to ' +
     'make it). The same source already queued or running into the same target is returned (created: false). ' +
@@ -73,17 +74,18 @@ export const mergeEnqueue = defineOp({
     repository: aclFields.repository,
     branch: z.string().min(1).describe('Source branch to merge.'),
     into: mergeFields.into,
-    node_id: z.string().min(1).max(200).optional().describe('Task graph node the branch belongs to.'),
-    graph_id: z.string().min(1).max(200).optional().describe('Task graph of that node.'),
-    agent_id: aclFields.agent_id.optional().describe('Agent whose work the branch is.'),
-    git: z
-      .boolean()
-      .default(true)
-      .describe(
-        'Check both branches in the checkout (default true); false (--no-git) records the request only, for a caller that checked them.',
-      ),
-    source_sha: SHA.describe('With --no-git: the source head the caller saw.'),
-    target_sha: SHA.describe('With --no-git: the target head the caller saw.'),
+    node_id: cliHelp(z.string().min(1).max(200).optional(), 'Task graph node the branch belongs to.'),
+    graph_id: cliHelp(z.string().min(1).max(200).optional(), 'Task graph of that node.'),
+    agent_id: cliHelp(aclFields.agent_id.optional(), 'Agent whose work the branch is.'),
+    git: cliHelp(
+      z
+        .boolean()
+        .default(true)
+        .describe('Check both branches in the checkout; false records the request only.'),
+      'Record the request only, for a caller that checked both branches.',
+    ),
+    source_sha: SHA.describe('With `git`: false, the source head you saw.'),
+    target_sha: SHA.describe('With `git`: false, the target head you saw.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -130,30 +132,28 @@ export const mergeEnqueue = defineOp({
     command: 'merge enqueue',
     human: (r) => `${r.created ? 'queued' : 'already queued'} ${mergeLine(r.merge)}`,
   },
-  mcp: { tool: 'hub_merge_enqueue' },
+  mcp: { tool: 'hub_merge_enqueue', when: 'Use when a finished branch should be merged.' },
   http: [ENQUEUE_ROUTE],
 });
 
 export const mergeStatus = defineOp({
   id: 'merge.status',
-  summary: 'List merge requests in queue order, by repository, status or id, a page at a time.',
+  summary: 'List merge requests in queue order, by repository, status or id.',
   description:
     'A pure read. Requests of every repository unless --repository; --limit (default 100) and --offset page ' +
     'through them (next_offset names the next page, null on the last).',
   input: z.strictObject({
-    repository: aclFields.repository.optional().describe('Only this repository (project/repo, . or self).'),
-    status: z
-      .enum(MERGE_STATUSES)
-      .optional()
-      .describe(`Only this status: ${MERGE_STATUSES.join(', ')}.`),
-    merge_id: mergeFields.merge_id.optional().describe('Only this request.'),
+    repository: cliHelp(aclFields.repository.optional(), 'Only this repository (project/repo, . or self).'),
+    status: cliHelp(
+      z.enum(MERGE_STATUSES).optional(),
+      'Only this status: queued, running, succeeded, failed, conflict, validation_failed.',
+    ),
+    merge_id: cliHelp(mergeFields.merge_id.optional(), 'Only this request.'),
     limit: z.coerce.number().int().min(1).max(1000).optional().describe('Page size (default 100).'),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Requests to skip (next_offset of the last page).'),
+    offset: cliHelp(
+      z.coerce.number().int().min(0).optional(),
+      'Requests to skip (next_offset of the last page).',
+    ),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -184,13 +184,13 @@ export const mergeStatus = defineOp({
             ['MERGE', 'STATUS', 'REPOSITORY', 'BRANCH', 'INTO', 'UPDATED'],
           )}\n${r.merges.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
   },
-  mcp: { tool: 'hub_merge_status' },
+  mcp: { tool: 'hub_merge_status', when: 'Use when you need to know where a merge stands.' },
   http: [{ method: 'GET', route: '/v3/ops/merges', input: 'query' }],
 });
 
 export const mergeIntegrate = defineOp({
   id: 'merge.integrate',
-  summary: 'Integrate a queued merge in a temporary worktree: merge, validate, then move the target ref.',
+  summary: 'Integrate a queued merge in a temporary worktree: merge, validate, move the target.',
   description:
     'Takes --merge-id, or the oldest queued request of --repository. Refused (409, naming the worktrees) while ' +
     'the target branch is checked out anywhere. The request is claimed atomically (running), merged with ' +
@@ -199,9 +199,7 @@ export const mergeIntegrate = defineOp({
     'rebuilt; any other ends conflict with its files and the commands to take it. No checkout is touched.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id.optional(),
-    repository: aclFields.repository
-      .optional()
-      .describe('Repository (project/repo, . or self); without --merge-id its oldest queued request.'),
+    repository: aclFields.repository.optional().describe('Without `merge_id`: its oldest queued request.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -222,13 +220,13 @@ export const mergeIntegrate = defineOp({
     human: (r) => outcomeLines(r.merge).join('\n'),
     exitCode: (r) => notLanded(r),
   },
-  mcp: { tool: 'hub_merge_integrate' },
+  mcp: { tool: 'hub_merge_integrate', when: 'Use when a queued merge should land now.' },
   http: [{ method: 'POST', route: '/v3/ops/merges/integrate', input: 'body' }],
 });
 
 export const mergeRetry = defineOp({
   id: 'merge.retry',
-  summary: 'Put a failed, conflicted or invalid merge back in the queue and integrate it again.',
+  summary: 'Requeue a failed, conflicted or invalid merge and integrate it again.',
   description:
     'Also takes back a request left running by an integrator process of this machine that no longer exists (an ' +
     'agent killed mid-merge). Refused while the target is checked out anywhere; the request then keeps its state.',
@@ -247,7 +245,7 @@ export const mergeRetry = defineOp({
     human: (r) => outcomeLines(r.merge).join('\n'),
     exitCode: (r) => notLanded(r),
   },
-  mcp: { tool: 'hub_merge_retry' },
+  mcp: { tool: 'hub_merge_retry', when: "Use when a failed merge's cause is fixed." },
   http: [{ method: 'POST', route: '/v3/ops/merges/retry', input: 'body' }],
 });
 

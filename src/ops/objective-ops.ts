@@ -15,34 +15,35 @@ import {
 } from '../coord/index.js';
 import { ValidationError } from '../infra/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps, readNotesFile } from './coord-deps.js';
 import { keyValues, table } from './format.js';
 import { pagedList } from './paged-op.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
-const statusField = z.string().describe(`Objective status: ${OBJECTIVE_STATUSES.join(', ')}.`);
+const statusField = z.string().describe(`One of ${OBJECTIVE_STATUSES.join(', ')}.`);
 const text = (d: string) => z.string().optional().describe(d);
 
 const quickNoteFields = {
-  left_off: text('Quick note: where you left off (appended to agent_notes as a dated line).'),
-  next: text('Quick note: the next step (appended to agent_notes).'),
-  blockers: text('Quick note: what blocks progress (appended to agent_notes).'),
+  left_off: text('Where you left off (appended to agent_notes).'),
+  next: text('The next step (appended).'),
+  blockers: text('What blocks you (appended).'),
 };
 
 const objectiveSetInput = z.strictObject({
-  id: z.string().min(1).optional().describe('Objective id ([A-Za-z0-9_.-]+); default: slug of the title.'),
-  title: text('Title; required when the objective is new.'),
+  id: z.string().min(1).optional().describe('Default: slug of `title`.'),
+  title: text('Required for a new objective.'),
   status: statusField.optional(),
-  repos: z.array(z.string()).optional().describe('Repository references: project/repo or paths.'),
-  acceptance: text('Acceptance criteria.'),
-  human_notes: text('Notes for and from people (replaces the field).'),
-  agent_notes: text('Agent notes (replaces the field; quick notes are appended after).'),
-  mr_url: text('Merge/pull request URL.'),
-  approval_id: text('Id of the approval request this objective waits on.'),
+  repos: z.array(z.string()).optional().describe('project/repo references or paths.'),
+  acceptance: cliHelp(z.string().optional(), 'Acceptance criteria.'),
+  human_notes: text('Replaces the human notes.'),
+  agent_notes: text('Replaces the agent notes.'),
+  mr_url: cliHelp(z.string().optional(), 'Merge/pull request URL.'),
+  approval_id: cliHelp(z.string().optional(), 'Id of the approval request this objective waits on.'),
   ...quickNoteFields,
-  notes: text('Quick note: free text appended to agent_notes as a dated "notes:" line.'),
-  notes_file: text('File whose text is appended to agent_notes as a dated note (instead of notes).'),
+  notes: text('Free text (appended).'),
+  notes_file: text('Workspace file whose text is appended instead of `notes`.'),
 });
 
 /** Upsert input as plain data: the notes file read (its text is `notes`), repos normalized against this root. */
@@ -93,7 +94,7 @@ const objectiveRows = (list: Objective[]) =>
 
 export const objectiveSet = defineOp({
   id: 'context.objective.set',
-  summary: 'Create an objective, or merge into the one with the same id (title and repos then optional).',
+  summary: 'Create an objective, or merge into the one with the same id.',
   description:
     'Reads a JSON object on stdin (flags win). Without --id the id is a slug of the title. Repos are merged; ' +
     'absolute paths inside the workspace become ./relative. Quick notes are appended to agent_notes as ' +
@@ -106,31 +107,31 @@ export const objectiveSet = defineOp({
     return applyUpsert(ctx, { ...fields, notes: notesText(ctx, notes, notes_file) });
   },
   cli: { command: 'context objective set', stdinJson: true, human: (r) => upsertHuman(r) },
-  mcp: { tool: 'hub_objective_upsert' },
+  mcp: { tool: 'hub_objective_upsert', when: 'Use when you start or progress on an objective.' },
   http: [UPSERT_ROUTE],
 });
 
 export const objectiveEdit = defineOp({
   id: 'context.objective.edit',
-  summary: 'Edit an objective: title, status, repos, acceptance, human_notes or agent_notes.',
+  summary: 'Set some fields of an objective; the others stay.',
   description:
     'Give --field and --value (repos: a comma-separated list or a JSON array), or the fields themselves ' +
     '(PATCH body). Values replace the stored ones. Any other field is refused.',
   // Loose on purpose: an unknown field reaches the handler and is refused with the list of editable fields.
   input: z.looseObject({
-    id: z.string().min(1).describe('Objective id.'),
+    id: cliHelp(z.string().min(1), 'Objective id.'),
     field: z
       .string()
       .min(1)
       .optional()
-      .describe(`Field to edit: ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
-    value: z.string().optional().describe('New value of --field.'),
-    title: text('New title.'),
+      .describe(`With \`value\`: the field to set, one of ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
+    value: z.string().optional().describe('New value of `field`.'),
+    title: cliHelp(z.string().optional(), 'New title.'),
     status: statusField.optional(),
-    repos: z.array(z.string()).optional().describe('New repository list (replaces).'),
-    acceptance: text('New acceptance criteria.'),
-    human_notes: text('New human notes.'),
-    agent_notes: text('New agent notes.'),
+    repos: z.array(z.string()).optional().describe('Replaces the list.'),
+    acceptance: cliHelp(z.string().optional(), 'New acceptance criteria.'),
+    human_notes: cliHelp(z.string().optional(), 'New human notes.'),
+    agent_notes: cliHelp(z.string().optional(), 'New agent notes.'),
   }),
   gate: 'active',
   attributes: WRITES_IDEMPOTENT,
@@ -160,16 +161,16 @@ export const objectiveEdit = defineOp({
     command: 'context objective edit',
     human: (r) => `edited objective ${r.objective.id}\n${keyValues(r.objective)}`,
   },
-  mcp: { tool: 'hub_objective_edit' },
+  mcp: { tool: 'hub_objective_edit', when: 'Use when one field must change.' },
   http: [EDIT_ROUTE],
 });
 
 export const objectiveList = pagedList(
   defineOp({
     id: 'context.objective.list',
-    summary: 'List objectives as {objectives:[...]}, optionally of one status.',
+    summary: 'List objectives, optionally of one status.',
     input: z.strictObject({
-      status: z.enum(OBJECTIVE_STATUSES).optional().describe('Only objectives with this status.'),
+      status: cliHelp(z.enum(OBJECTIVE_STATUSES).optional(), 'Only objectives with this status.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,
@@ -180,7 +181,7 @@ export const objectiveList = pagedList(
         : all;
     },
     cli: { command: 'context objective list', human: (r) => objectiveRows(r.objectives) || 'no objectives' },
-    mcp: { tool: 'hub_objective_list' },
+    mcp: { tool: 'hub_objective_list', when: 'Use when you need the objectives.' },
     http: [{ method: 'GET', route: '/v3/ops/objectives', input: 'query' }],
   }),
   { key: 'objectives', noun: 'Objectives', order: 'in stored order (oldest first)' },
@@ -218,11 +219,11 @@ interface ResumeResult {
 
 export const contextResume = defineOp({
   id: 'context.resume',
-  summary: 'Pick the objective to resume: in_progress first, then most recently updated.',
+  summary: 'Pick the objective to resume: in_progress first, then the most recently updated.',
   description: 'The optional substring filter matches id, title, repos and notes (case-insensitive).',
   input: z.strictObject({
-    query: z.string().optional().describe('Substring to match.'),
-    format: z.enum(['summary', 'detailed']).default('summary').describe('Output detail.'),
+    query: z.string().optional().describe('Substring of the objective to find.'),
+    format: cliHelp(z.enum(['summary', 'detailed']).default('summary'), 'Output detail.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -249,5 +250,5 @@ export const contextResume = defineOp({
       return more.length ? `${head}\nalso:\n${more.join('\n')}` : head;
     },
   },
-  mcp: { tool: 'hub_context_resume' },
+  mcp: { tool: 'hub_context_resume', when: 'Use when picking up where work stopped.' },
 });

@@ -13,21 +13,22 @@ import {
   storeOrgIndex,
 } from '../org/index.js';
 import { localsOf, materializeRepo, SYNC_GIT_TIMEOUT_MS } from '../sync/index.js';
+import { cliHelp } from './cli-help.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { offline } from './source-ops.js';
 
 export const orgIndex = defineOp({
   id: 'org.index',
-  summary: "Index a host's organization, user or group: store what its API reports, without cloning.",
+  summary: "Index a host's organization, user or group from its API, without cloning.",
   description:
     'Asks the GitHub or GitLab REST API for every repository of the namespace (all pages) and stores the ' +
     'observations under .hub/org/ (known -> indexed); nothing is cloned. The API root comes from ' +
     'HUB_GITHUB_API_URL / HUB_GITLAB_API_URL (https; plain http only on loopback) and the token from ' +
     'GITHUB_TOKEN or GH_TOKEN / GITLAB_TOKEN; neither a token nor a URL with credentials is ever stored or printed.',
   input: z.strictObject({
-    provider: z.enum(ORG_PROVIDERS).describe('github or gitlab.'),
-    org: z.string().min(1).describe('Organization (GitHub), user (with --kind user) or group path (GitLab).'),
+    provider: cliHelp(z.enum(ORG_PROVIDERS), 'github or gitlab.'),
+    org: z.string().min(1).describe('GitHub organization or user (see `kind`), or GitLab group path.'),
     kind: z
       .enum(['org', 'user', 'group'])
       .optional()
@@ -77,23 +78,26 @@ export const orgIndex = defineOp({
       `${r.presence.materialized} materialized) in ${r.pages} page(s)${r.truncated ? ', truncated' : ''}` +
       `${r.rejected ? `, ${r.rejected} malformed entr${r.rejected === 1 ? 'y' : 'ies'} left out` : ''}; stored in ${r.file}`,
   },
-  mcp: { tool: 'hub_org_index' },
+  mcp: {
+    tool: 'hub_org_index',
+    when: 'Use when a host should be searchable.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/org/index', input: 'body' }],
 });
 
 export const orgSearch = defineOp({
   id: 'org.search',
-  summary: 'Search indexed repositories by words, organization, language, topic, features and staleness.',
+  summary: 'Search indexed repositories by words, organization, language, topic and more.',
   description:
     'Reads only what org index stored (no network). Each hit carries its identity <provider>://<org>/<repo> and ' +
     'its presence: indexed, or materialized with the manifest repository that holds it. --limit and --offset ' +
     'page the hits (next_offset names the next page, null on the last).',
   input: z.strictObject({
-    q: z.string().optional().describe('Words that must all appear in the name, description or topics.'),
-    query: z.string().optional().describe('Same as q.'),
+    q: z.string().optional().describe('Words all found in name, description or topics.'),
+    query: z.string().optional().describe('Same as `q`.'),
     organization: z.string().optional().describe('Namespace (a GitLab group includes its subgroups).'),
-    language: z.string().optional().describe('Main language as the host reports it.'),
-    topic: z.string().optional().describe('A topic the repository carries.'),
+    language: cliHelp(z.string().optional(), 'Main language as the host reports it.'),
+    topic: cliHelp(z.string().optional(), 'A topic the repository carries.'),
     has: z
       .string()
       .optional()
@@ -110,13 +114,11 @@ export const orgSearch = defineOp({
       .min(1)
       .max(ORG_SEARCH_MAX_LIMIT)
       .optional()
-      .describe(`Hits per page (default ${ORG_SEARCH_DEFAULT_LIMIT}, max ${ORG_SEARCH_MAX_LIMIT}).`),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Hits to skip (next_offset of the last page).'),
+      .describe(`Hits per page (default ${ORG_SEARCH_DEFAULT_LIMIT}).`),
+    offset: cliHelp(
+      z.coerce.number().int().min(0).optional(),
+      'Hits to skip (next_offset of the last page).',
+    ),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -150,14 +152,16 @@ export const orgSearch = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_org_search' },
+  mcp: {
+    tool: 'hub_org_search',
+    when: 'Use when looking for a repository not cloned.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/org/search', input: 'query' }],
 });
 
 export const repoMaterialize = defineOp({
   id: 'repo.materialize',
-  summary:
-    'Clone an indexed repository and enroll it in the manifest (indexed -> materialized; identity kept).',
+  summary: 'Clone an indexed repository and enroll it in the manifest, identity kept.',
   description:
     'REPO is the identity (github://acme/api), <org>/<repo> or a name found once in the indexes. It is cloned ' +
     'into <project>/<name> (project: --project, else the project whose source names that org, else the org ' +
@@ -170,7 +174,7 @@ export const repoMaterialize = defineOp({
       .min(1)
       .optional()
       .describe('Repository name in the manifest (default: its name on the host).'),
-    dry_run: z.boolean().optional().describe('Report where it would go; clone nothing, write nothing.'),
+    dry_run: cliHelp(z.boolean().optional(), 'Report where it would go; clone nothing, write nothing.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -193,6 +197,9 @@ export const repoMaterialize = defineOp({
         ? `${r.identity} is already materialized as ${r.local} (unchanged)`
         : `${r.operation === 'would_materialize' ? 'would materialize' : 'materialized'} ${r.identity} as ${r.local} at ${r.path}${r.project_created ? ' (new project)' : ''}`,
   },
-  mcp: { tool: 'hub_org_materialize' },
+  mcp: {
+    tool: 'hub_org_materialize',
+    when: 'Use when an indexed repository should be cloned.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/org/materialize', input: 'body' }],
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 
 /**
@@ -51,22 +52,29 @@ function defaultsText(spec: PageSpec): string {
   return `default ${d.cli} on the CLI, ${d.agent} over MCP or with HUB_AGENT_MODE=true, ${d.http} over HTTP; max ${spec.max}`;
 }
 
-/** The `limit` and `offset` input fields of a paged list; `noun` names what is counted (`Components`). */
+/**
+ * The `limit` and `offset` input fields of a paged list; `noun` names what is counted (`Components`). Their help is
+ * the CLI's only: to a model `limit` (with its maximum) and `offset` say enough, and a page answers next_offset.
+ */
 export function pageFields(noun: string, spec: PageSpec = DEFAULT_PAGE_SPEC) {
   return {
-    limit: z.coerce
-      .number({ error: 'must be a number' })
-      .int({ error: 'must be a whole number' })
-      .min(1, { error: 'must be at least 1' })
-      .max(spec.max, { error: `must be at most ${spec.max}` })
-      .optional()
-      .describe(`${noun} per page (${defaultsText(spec)}).`),
-    offset: z.coerce
-      .number({ error: 'must be a number' })
-      .int({ error: 'must be a whole number' })
-      .min(0, { error: 'must be 0 or more' })
-      .optional()
-      .describe(`${noun} to skip: next_offset of the previous page (default 0).`),
+    limit: cliHelp(
+      z.coerce
+        .number({ error: 'must be a number' })
+        .int({ error: 'must be a whole number' })
+        .min(1, { error: 'must be at least 1' })
+        .max(spec.max, { error: `must be at most ${spec.max}` })
+        .optional(),
+      `${noun} per page (${defaultsText(spec)}).`,
+    ),
+    offset: cliHelp(
+      z.coerce
+        .number({ error: 'must be a number' })
+        .int({ error: 'must be a whole number' })
+        .min(0, { error: 'must be 0 or more' })
+        .optional(),
+      `${noun} to skip: next_offset of the previous page (default 0).`,
+    ),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   showPolicy,
 } from '../runs/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -36,23 +37,17 @@ export function runAsPolicyInput(run: RunRecord): Record<string, unknown> {
 }
 
 const evalInput = z.strictObject({
-  policy: z.string().min(1).describe('Policy name (policy list).'),
+  policy: cliHelp(z.string().min(1), 'Policy name (policy list).'),
   input: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe(
-      'The facts to decide on, a JSON object (e.g. {"class":"REQ-docs","tier":"skilled","branch":"main"}).',
-    ),
-  run_id: z
-    .string()
-    .optional()
-    .describe("Decide on a run's fields instead of --input (gate.<name>, gates_failed...)."),
+    .describe('Facts to decide on, for example {"class":"REQ-docs","tier":"skilled","branch":"main"}.'),
+  run_id: z.string().optional().describe("Decide on a run's fields instead of `input`."),
 });
 
 export const policyEval = defineOp({
   id: 'policy.eval',
-  summary:
-    'Evaluate a named policy against an input (or a run): decision allow, deny or require_approval, and why.',
+  summary: 'Decide by a named policy on `input` or a run: allow, deny or require_approval, and why.',
   description:
     "Rules are tried in order; the first whose every condition holds decides (rule_index), else the policy's " +
     'default (deny unless set). Exit 0 for allow, 1 for deny or require_approval.',
@@ -80,7 +75,10 @@ export const policyEval = defineOp({
       `${r.decision} (${r.rule_index === null ? 'default' : `rule ${r.rule_index}`}): ${r.reason}`,
     exitCode: (r) => (r.decision === 'allow' ? 0 : 1),
   },
-  mcp: { tool: 'hub_policy_eval' },
+  mcp: {
+    tool: 'hub_policy_eval',
+    when: 'Use when checking an action is allowed.',
+  },
   http: [
     { method: 'GET', route: '/v3/ops/policies/{policy}/eval', input: 'query' },
     { method: 'POST', route: '/v3/ops/policies/{policy}/eval', input: 'body' },
@@ -89,19 +87,16 @@ export const policyEval = defineOp({
 
 export const policySet = defineOp({
   id: 'policy.set',
-  summary: 'Create or replace a named policy: ordered rules {when, effect, reason} and a default effect.',
+  summary: 'Create or replace a named policy: ordered rules {when, effect, reason} and a default.',
   description:
     'Reads a JSON object on stdin (flags win), e.g. {"rules":[{"when":{"branch":{"glob":"release/**"}},' +
     '"effect":"require_approval","reason":"..."}],"default":"deny"}. A condition is a value (equals), a list ' +
     '(one of) or operators eq, ne, in, not_in, gt, gte, lt, lte, glob, exists. Event PolicySet.',
   input: z.strictObject({
     name: z.string().min(1).describe('Policy name (lower-case letters, digits, ., _ and -).'),
-    rules: z.unknown().optional().describe('The rules, a JSON list (required).'),
-    default: z
-      .enum(POLICY_EFFECTS)
-      .optional()
-      .describe(`When no rule matches: ${POLICY_EFFECTS.join(', ')} (default deny).`),
-    description: z.string().optional().describe('What the policy guards.'),
+    rules: z.unknown().optional().describe('The ordered rules, a JSON list (required).'),
+    default: z.enum(POLICY_EFFECTS).optional().describe('Effect when no rule matches (default deny).'),
+    description: cliHelp(z.string().optional(), 'What the policy guards.'),
   }),
   gate: 'active',
   attributes: WRITES_IDEMPOTENT,
@@ -121,14 +116,14 @@ export const policySet = defineOp({
     human: (r) =>
       `${r.created ? 'created' : 'replaced'} policy ${r.policy.name}: ${r.policy.rules.length} rule(s), default ${r.policy.default}`,
   },
-  mcp: { tool: 'hub_policy_set' },
+  mcp: { tool: 'hub_policy_set', when: 'Use when a rule for agents should change.' },
   http: [SET_ROUTE],
 });
 
 export const policyList = pagedList(
   defineOp({
     id: 'policy.list',
-    summary: 'List named policies with their number of rules and default effect.',
+    summary: 'List named policies with their rule count and default effect.',
     input: z.strictObject({}),
     gate: 'active',
     attributes: READ_ONLY,
@@ -143,7 +138,7 @@ export const policyList = pagedList(
               ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
             ),
     },
-    mcp: { tool: 'hub_policy_list' },
+    mcp: { tool: 'hub_policy_list', when: 'Use when you need to know which policies exist.' },
     http: [{ method: 'GET', route: '/v3/ops/policies', input: 'query' }],
   }),
   { key: 'policies', noun: 'Policies', order: 'in stored order' },
@@ -151,12 +146,12 @@ export const policyList = pagedList(
 
 export const policyShow = defineOp({
   id: 'policy.show',
-  summary: 'Show a named policy: its rules in order and its default effect.',
-  input: z.strictObject({ name: z.string().min(1).describe('Policy name.') }),
+  summary: 'A named policy: its rules in order and its default effect.',
+  input: z.strictObject({ name: cliHelp(z.string().min(1), 'Policy name.') }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input) => showPolicy(coordDeps(ctx), input.name),
   cli: { command: 'policy show', human: (r) => JSON.stringify(r.policy, null, 2) },
-  mcp: { tool: 'hub_policy_show' },
+  mcp: { tool: 'hub_policy_show', when: 'Use when you need one policy in full.' },
   http: [{ method: 'GET', route: '/v3/ops/policies/{name}', input: 'query' }],
 });

@@ -120,7 +120,7 @@ const text = (max: number, what: string) => z.string().min(1).max(max).optional(
 
 export const promptList = defineOp({
   id: 'prompt.list',
-  summary: 'The prompts hub generates, what each needs, and where hub uses the same text.',
+  summary: 'The prompts hub generates and what each needs.',
   input: z.strictObject({}),
   gate: 'none',
   attributes: READ_ONLY,
@@ -137,14 +137,13 @@ export const promptList = defineOp({
         ['NAME', 'INPUTS', 'WHAT IT IS'],
       ),
   },
-  mcp: { tool: 'hub_prompt_list' },
+  mcp: { tool: 'hub_prompt_list', when: 'Use when choosing a prompt to show.' },
   http: [{ method: 'GET', route: '/v3/agents/prompts', input: 'query' }],
 });
 
 export const promptShow = defineOp({
   id: 'prompt.show',
-  summary:
-    'Print a prompt hub generates (session-start, repo-handoff, task-dispatch, context-switch) to read or reuse.',
+  summary: 'Print a prompt hub generates, to read or reuse.',
   description:
     'The same text hub hands to agents: session-start is the MCP prompt hub_session_start; repo-handoff is the hand-off of agent dispatch-plan (with --template, the same agent and limits); task-dispatch gives a task graph node (--task-id, --graph-id) to an agent; context-switch is the prompt of context switch, printed without switching. Inputs a prompt does not take are refused. Reads only.',
   input: z.strictObject({
@@ -160,7 +159,7 @@ export const promptShow = defineOp({
     template: text(200, 'Agent template the hand-off is for (repo-handoff).'),
     agent_id: text(200, 'Agent id put in the commands (repo-handoff, task-dispatch).'),
     task_id: text(200, 'Task graph node (task-dispatch).'),
-    graph_id: text(200, 'Task graph of the node, when its id is in several graphs (task-dispatch).'),
+    graph_id: text(200, "The node's graph, if ambiguous (task-dispatch)."),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -177,6 +176,6 @@ export const promptShow = defineOp({
     short: { project: 'p', repo: 'n' },
     human: (r) => r.text.trimEnd(),
   },
-  mcp: { tool: 'hub_prompt_show' },
+  mcp: { tool: 'hub_prompt_show', when: 'Use when you need the text hub hands agents.' },
   http: [{ method: 'GET', route: '/v3/agents/prompts/{name}', input: 'query' }],
 });

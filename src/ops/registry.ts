@@ -32,6 +32,11 @@ export interface CliBinding<O> {
 
 export interface McpBinding {
   tool: string;
+  /**
+   * When an agent should pick this tool, one sentence starting "Use when"; the tool's description is the summary
+   * and then this. Both speak the caller's terms: arguments by their JSON names in backticks, never CLI flags.
+   */
+  when: string;
 }
 
 export interface HttpBinding {
@@ -58,6 +63,10 @@ export type Gate = 'active' | 'none';
  */
 export interface Operation<I extends z.ZodObject = z.ZodObject, O = unknown> {
   id: string;
+  /**
+   * What it does, in one line for every surface: arguments by their JSON names in backticks (the CLI shows them as
+   * its flags), never a CLI flag.
+   */
   summary: string;
   description?: string;
   input: I;

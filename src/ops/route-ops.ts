@@ -19,6 +19,7 @@ import {
   TIERS,
 } from '../runs/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -57,15 +58,12 @@ const classRows = (list: RequestClass[]) =>
 
 export const routeQueryOp = defineOp({
   id: 'route.query',
-  summary: 'Route an ask to the request classes whose triggers match its words best (F1), with why.',
+  summary: 'Route an ask to the request classes whose triggers match it best, with why.',
   description:
     'Words are [a-z0-9] runs, lower-cased, minus 27 stopwords; per class the best trigger F1 ' +
     '2|q∩t|/(|q|+|t|). No match: ok false with a hint to add a class, exit 1.',
   input: z.strictObject({
-    ask: z
-      .string()
-      .max(MAX_ASK_CHARS)
-      .describe(`What is asked, in words (at most ${MAX_ASK_CHARS} characters).`),
+    ask: cliHelp(z.string().max(MAX_ASK_CHARS), 'What is asked, in words (at most 4096 characters).'),
     limit: z.coerce
       .number()
       .int()
@@ -84,37 +82,34 @@ export const routeQueryOp = defineOp({
     human: (r) => (r.ok ? matchRows(r) : `no match: ${r.hint}`),
     exitCode: (r) => (r.ok ? 0 : 1),
   },
-  mcp: { tool: 'hub_route_query' },
+  mcp: { tool: 'hub_route_query', when: 'Use when you need the class and lane of an ask.' },
   http: [{ method: 'GET', route: '/v3/ops/routing/query', input: 'query' }],
 });
 
 export const routeAdd = defineOp({
   id: 'route.add',
-  summary: 'Add a request class (id, title, triggers, tier, lane, mutates, executor); --update changes one.',
+  summary: 'Add a request class (title, triggers, tier, lane, executor); `update` changes one.',
   description:
     `A new class needs --title and a --trigger (at most ${CLASS_LIMITS.triggers}, each at most ` +
     `${CLASS_LIMITS.trigger_chars} characters with a word to route on). Tier defaults to novel, mutates to true. ` +
     'With --update the given fields replace the stored ones; promotion state and evidence are kept. Reads a JSON ' +
     'object on stdin (flags win). Events RequestClassAdded, RequestClassUpdated.',
   input: z.strictObject({
-    id: z.string().min(1).describe('Class id (letters, digits, ., _ and -; e.g. REQ-docs).'),
-    title: text('What the class of work is.'),
-    trigger: z.array(z.string()).optional().describe('A phrase asks of this class use.'),
-    tier: z
-      .enum(TIERS)
-      .optional()
-      .describe(`Tier: ${TIERS.join(', ')} (new class: novel).`),
-    lane: text('Lane the class runs in.'),
+    id: z.string().min(1).describe('Class id, for example REQ-docs.'),
+    title: cliHelp(z.string().optional(), 'What the class of work is.'),
+    trigger: z.array(z.string()).optional().describe('Phrases that asks of this class contain.'),
+    tier: z.enum(TIERS).optional().describe('New class: novel.'),
+    lane: cliHelp(z.string().optional(), 'Lane the class runs in.'),
     mutates: z
       .union([z.boolean(), z.string()])
       .optional()
-      .describe('Whether its runs change code or systems: true/yes or false/no (new class: true).'),
+      .describe('Whether its runs change code or systems (new class: true).'),
     executor: text('What runs it without a model (needed to become deterministic).'),
-    skill: text('Skill an agent uses for it.'),
-    artifact: text('What a run produces.'),
-    gate: z.array(z.string()).optional().describe('A gate its runs must pass (a name).'),
-    notes: text('Notes.'),
-    update: z.boolean().optional().describe('Change an existing class instead of adding one.'),
+    skill: cliHelp(z.string().optional(), 'Skill an agent uses for it.'),
+    artifact: cliHelp(z.string().optional(), 'What a run produces.'),
+    gate: cliHelp(z.array(z.string()).optional(), 'A gate its runs must pass (a name).'),
+    notes: cliHelp(z.string().optional(), 'Notes.'),
+    update: cliHelp(z.boolean().optional(), 'Change an existing class instead of adding one.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -131,16 +126,16 @@ export const routeAdd = defineOp({
     human: (r) =>
       `${r.created ? 'added' : 'updated'} class ${r.class.id} [${r.class.tier}]: ${r.class.title}`,
   },
-  mcp: { tool: 'hub_route_add' },
+  mcp: { tool: 'hub_route_add', when: 'Use when a kind of work has no class yet.' },
   http: [ADD_ROUTE],
 });
 
 export const routeList = pagedList(
   defineOp({
     id: 'route.list',
-    summary: 'List request classes, optionally of one tier or only those ready for an executor.',
+    summary: 'List request classes, of one tier or only those ready for an executor.',
     input: z.strictObject({
-      tier: z.enum(TIERS).optional().describe('Only classes of this tier.'),
+      tier: cliHelp(z.enum(TIERS).optional(), 'Only classes of this tier.'),
       ready: z
         .boolean()
         .optional()
@@ -155,7 +150,7 @@ export const routeList = pagedList(
       human: (r) =>
         r.classes.length === 0 ? 'no request classes (add one: hub route add)' : classRows(r.classes),
     },
-    mcp: { tool: 'hub_route_list' },
+    mcp: { tool: 'hub_route_list', when: 'Use when you need the request classes.' },
     http: [{ method: 'GET', route: '/v3/ops/routing/classes', input: 'query' }],
   }),
   { key: 'classes', noun: 'Classes', order: 'in stored order (oldest first)' },
@@ -163,19 +158,19 @@ export const routeList = pagedList(
 
 export const routeShow = defineOp({
   id: 'route.show',
-  summary: 'Show a request class with its newest runs and how many it has.',
-  input: z.strictObject({ id: z.string().min(1).describe('Class id.') }),
+  summary: 'A request class with its newest runs and their count.',
+  input: z.strictObject({ id: cliHelp(z.string().min(1), 'Class id.') }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input) => showClass(coordDeps(ctx), input.id),
   cli: { command: 'route show', human: (r) => JSON.stringify(r, null, 2) },
-  mcp: { tool: 'hub_route_show' },
+  mcp: { tool: 'hub_route_show', when: 'Use when you need one class in full.' },
   http: [{ method: 'GET', route: '/v3/ops/routing/classes/{id}', input: 'query' }],
 });
 
 export const laneEval = defineOp({
   id: 'lane.eval',
-  summary: "Promote or demote request classes' tiers from their runs' outcomes; --dry-run only reports.",
+  summary: "Promote or demote request classes' tiers by their runs' outcomes; `dry_run` only reports.",
   description:
     `Per class, over closed runs newest first (abandoned skipped): an outcome in --demote-on (default ` +
     `${DEFAULT_LANE_POLICY.demote_on.join(', ')}) moves the tier one step toward novel; ` +
@@ -183,8 +178,8 @@ export const laneEval = defineOp({
     'step toward deterministic (mutating classes stop at skilled; deterministic needs an executor). Only runs ' +
     'after the last tier change count. Events LaneEvaluated, LanePromoted, LaneDemoted.',
   input: z.strictObject({
-    id: text('Only this class.'),
-    dry_run: z.boolean().optional().describe('Decide and report; write nothing.'),
+    id: cliHelp(z.string().optional(), 'Only this class.'),
+    dry_run: cliHelp(z.boolean().optional(), 'Decide and report; write nothing.'),
     promote_after_clean: z.coerce
       .number()
       .int()
@@ -212,6 +207,6 @@ export const laneEval = defineOp({
         `${r.dry_run ? 'dry run: ' : ''}${r.evaluated} evaluated, ${r.promoted.length} promoted, ${r.demoted.length} demoted`,
       ].join('\n'),
   },
-  mcp: { tool: 'hub_lane_eval' },
+  mcp: { tool: 'hub_lane_eval', when: 'Use when tiers should follow recent runs.' },
   http: [LANE_ROUTE],
 });

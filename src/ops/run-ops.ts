@@ -20,6 +20,7 @@ import {
 } from '../runs/index.js';
 import { repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
@@ -33,20 +34,17 @@ const CLOSE_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/runs/{id}/clo
 const REPLAY_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/runs/{id}/replay', input: 'body' };
 
 const text = (d: string) => z.string().optional().describe(d);
-const idField = z.string().min(1).describe('Run id (run-<time>-<hex>).');
+const idField = cliHelp(z.string().min(1), 'Run id (run-<time>-<hex>).');
 
 /** Filters `run list` and `run export` share. */
 const filterFields = {
-  actor: text('Only runs of this agent.'),
-  class: text('Only runs of this request class.'),
-  outcome: z
-    .enum(RUN_OUTCOMES)
-    .optional()
-    .describe(`Only runs closed with this outcome: ${RUN_OUTCOMES.join(', ')}.`),
+  actor: cliHelp(z.string().optional(), 'Only runs of this agent.'),
+  class: cliHelp(z.string().optional(), 'Only runs of this request class.'),
+  outcome: cliHelp(z.enum(RUN_OUTCOMES).optional(), 'Only runs closed with this outcome.'),
   open: z.boolean().optional().describe('Only open runs (false: only closed runs).'),
-  task_id: text('Only runs of this task.'),
-  graph_id: text('Only runs of this task graph.'),
-  repository: text('Only runs in this repository (project/repo as recorded).'),
+  task_id: cliHelp(z.string().optional(), 'Only runs of this task.'),
+  graph_id: cliHelp(z.string().optional(), 'Only runs of this task graph.'),
+  repository: cliHelp(text('project/repo.'), 'Only runs in this repository (project/repo as recorded).'),
 };
 
 const runLine = (r: RunRecord) =>
@@ -71,25 +69,21 @@ export function readEvidenceFile(ctx: OpContext, path: string): string {
 
 export const runOpen = defineOp({
   id: 'run.open',
-  summary:
-    'Open a run in the ledger: who works on which class, task, repository and branch; prints the run id.',
+  summary: 'Open a run in the ledger: who works on which class, task, repository and branch.',
   description:
     'Tier and lane default from the class (which must exist: route add). The id sorts by time. Free text is ' +
     'stored with secrets masked. Event RunOpened (source run).',
   input: z.strictObject({
-    actor: z.string().min(1).describe('Agent running it (letters, digits, ., _ and -).'),
-    class: text('Request class id (route list).'),
-    task_id: text('Task (node) the run works on.'),
-    graph_id: text('Task graph of the task.'),
-    repository: text('Repository: project/repo, or . (also self) for the repository holding the manifest.'),
-    branch: text('Branch the run works on.'),
-    objective: text('What the run is for (free text).'),
-    tier: z
-      .enum(TIERS)
-      .optional()
-      .describe(`Tier (default: the class's): ${TIERS.join(', ')}.`),
-    lane: text("Lane (default: the class's)."),
-    session_id: text("The agent's session id."),
+    actor: cliHelp(z.string().min(1), 'Agent running it (letters, digits, ., _ and -).'),
+    class: cliHelp(z.string().optional(), 'Request class id (route list).'),
+    task_id: cliHelp(z.string().optional(), 'Task (node) the run works on.'),
+    graph_id: cliHelp(z.string().optional(), 'Task graph of the task.'),
+    repository: text('project/repo, or .'),
+    branch: cliHelp(z.string().optional(), 'Branch the run works on.'),
+    objective: cliHelp(z.string().optional(), 'What the run is for (free text).'),
+    tier: z.enum(TIERS).optional().describe("Default: the class's."),
+    lane: text("Default: the class's."),
+    session_id: cliHelp(z.string().optional(), "The agent's session id."),
     workdir: text('Folder the run works in (recorded, not read).'),
   }),
   gate: 'active',
@@ -103,27 +97,26 @@ export const runOpen = defineOp({
     return applyWhereStored(ctx, OPEN_ROUTE, body, (deps) => openRun(deps, body));
   },
   cli: { command: 'run open', human: (r) => r.run.run_id },
-  mcp: { tool: 'hub_run_open' },
+  mcp: { tool: 'hub_run_open', when: 'Use when starting work that should be on record.' },
   http: [OPEN_ROUTE],
 });
 
 export const runClose = defineOp({
   id: 'run.close',
-  summary:
-    'Close an open run with its outcome, MR URL, gates and evidence (secrets masked); closing twice is refused.',
+  summary: 'Close an open run with its outcome, gates and evidence.',
   description:
     `Outcomes: ${RUN_OUTCOMES.join(', ')}. --gate name=pass|fail repeats. --evidence-file is read whole (a ` +
     `regular file of at most ${RUN_LIMITS.evidence_bytes} bytes; over MCP and HTTP inside the workspace). Of two ` +
     'closers racing, one wins and the other gets 409 naming the outcome. Event RunClosed.',
   input: z.strictObject({
     id: idField,
-    outcome: z.enum(RUN_OUTCOMES).describe(`How it ended: ${RUN_OUTCOMES.join(', ')}.`),
-    mr_url: text('Merge/pull request URL (http or https).'),
+    outcome: cliHelp(z.enum(RUN_OUTCOMES), 'How it ended: landed, bounced, noop, abandoned, failed.'),
+    mr_url: cliHelp(z.string().optional(), 'Merge/pull request URL (http or https).'),
     gate: z.array(z.string()).optional().describe('A gate result, name=pass or name=fail.'),
-    evidence: text('Evidence text (instead of --evidence-file).'),
-    evidence_file: text('File whose text is the evidence (a log, a transcript).'),
-    note: text('Note on the outcome.'),
-    by: text('Who closes it (an agent id).'),
+    evidence: text('Evidence text (instead of `evidence_file`).'),
+    evidence_file: cliHelp(z.string().optional(), 'File whose text is the evidence (a log, a transcript).'),
+    note: cliHelp(z.string().optional(), 'Note on the outcome.'),
+    by: cliHelp(z.string().optional(), 'Who closes it (an agent id).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -144,14 +137,13 @@ export const runClose = defineOp({
     );
   },
   cli: { command: 'run close', human: (r) => runLine(r.run) },
-  mcp: { tool: 'hub_run_close' },
+  mcp: { tool: 'hub_run_close', when: 'Use when your run has ended.' },
   http: [CLOSE_ROUTE],
 });
 
 export const runList = defineOp({
   id: 'run.list',
-  summary:
-    'List runs newest first, filtered by actor, class, outcome, open, task; paged by --limit and --cursor.',
+  summary: 'List runs newest first, by actor, class, outcome, open or task; paged by `cursor`.',
   description:
     'Pass next_cursor back as --cursor for the next (older) page; next_cursor is null on the last page.',
   input: z.strictObject({
@@ -162,8 +154,8 @@ export const runList = defineOp({
       .min(1)
       .max(MAX_RUN_PAGE)
       .optional()
-      .describe(`Runs per page (default 100, at most ${MAX_RUN_PAGE}).`),
-    cursor: text('Run id: list runs older than it (next_cursor of the last page).'),
+      .describe('Runs per page (default 100).'),
+    cursor: text('List runs older than this run id (next_cursor of the last page).'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -193,26 +185,25 @@ export const runList = defineOp({
             .filter(Boolean)
             .join('\n'),
   },
-  mcp: { tool: 'hub_run_list' },
+  mcp: { tool: 'hub_run_list', when: 'Use when looking for runs.' },
   http: [LIST_ROUTE],
 });
 
 export const runShow = defineOp({
   id: 'run.show',
-  summary: 'Show one run with its dispatch, outcome, gates and evidence (secrets masked).',
+  summary: 'One run with its dispatch, outcome, gates and evidence.',
   input: z.strictObject({ id: idField }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input): Promise<{ run: RunRecord }> => showRun(coordDeps(ctx), input.id),
   cli: { command: 'run show', human: (r) => JSON.stringify(r.run, null, 2) },
-  mcp: { tool: 'hub_run_show' },
+  mcp: { tool: 'hub_run_show', when: 'Use when you need one run in full.' },
   http: [SHOW_ROUTE],
 });
 
 export const runReplay = defineOp({
   id: 'run.replay',
-  summary:
-    "Re-issue a run's dispatch as a new open run linked replay_of (for --actor, default the same actor).",
+  summary: "Re-issue a run's dispatch as a new open run linked by replay_of.",
   description: 'Copies class, task, graph, repository, branch, objective, tier and lane. Event RunReplayed.',
   input: z.strictObject({
     id: idField,
@@ -225,13 +216,13 @@ export const runReplay = defineOp({
       replayRun(deps, { run_id: input.id, actor: input.actor }),
     ),
   cli: { command: 'run replay', human: (r) => `${r.run.run_id} (replay of ${r.replay_of})` },
-  mcp: { tool: 'hub_run_replay' },
+  mcp: { tool: 'hub_run_replay', when: 'Use when a run should be retried as dispatched.' },
   http: [REPLAY_ROUTE],
 });
 
 export const runExport = defineOp({
   id: 'run.export',
-  summary: 'Export runs (one by --id, or filtered) as json or jsonl, oldest first, with every secret masked.',
+  summary: 'Export runs (one by `id`, or filtered) as json or jsonl.',
   description:
     'Masks tokens (GitHub, GitLab, Slack, AWS, OpenAI, Stripe, Google, npm, JWT...), URL credentials, ' +
     'Authorization headers, PEM private keys and KEY=value lines of secret names, in every field.',
@@ -241,7 +232,7 @@ export const runExport = defineOp({
     format: z
       .enum(EXPORT_FORMATS)
       .optional()
-      .describe('json (default: {runs:[...]}) or jsonl (one run per line).'),
+      .describe('json (default): {runs:[...]}; jsonl: one run per line.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -253,6 +244,6 @@ export const runExport = defineOp({
     command: 'run export',
     human: (r) => (r.format === 'jsonl' ? r.text.trimEnd() : JSON.stringify(r.runs, null, 2)),
   },
-  mcp: { tool: 'hub_run_export' },
+  mcp: { tool: 'hub_run_export', when: 'Use when runs must go to a file.' },
   http: [EXPORT_ROUTE],
 });

@@ -15,6 +15,7 @@ import {
   WEIGHT_NAMES,
 } from '../schedule/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
@@ -50,7 +51,7 @@ const decisionLines = (r: NextResult) => {
 
 export const scheduleNextOp = defineOp({
   id: 'schedule.next',
-  summary: 'Pick the next ready node(s) for an agent by the policy, start them for it, and record why.',
+  summary: 'Pick the next ready node(s) for an agent by the policy, start them and record why.',
   description:
     "The score adds priority, affinity (a live worktree of the node's repository: the agent's own counts " +
     'double), cost (fewer estimated tokens first), fairness (repositories scheduled less in the recent ' +
@@ -60,19 +61,16 @@ export const scheduleNextOp = defineOp({
     'with a ScheduleDecision event each, and carry the bind and compile commands.',
   input: z.strictObject({
     agent_id: taskFields.agent_id,
-    graph_id: taskFields.graph_id.optional().describe('Only nodes of this graph.'),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_NEXT_LIMIT)
-      .default(1)
-      .describe(`How many nodes to pick (1 to ${MAX_NEXT_LIMIT}, default 1).`),
-    start: z
-      .boolean()
-      .default(true)
-      .describe('Start each pick for the agent (--no-start: rank and record only).'),
-    dry_run: z.boolean().default(false).describe('Rank only: record nothing, start nothing.'),
+    graph_id: cliHelp(taskFields.graph_id.optional(), 'Only nodes of this graph.'),
+    limit: cliHelp(
+      z.coerce.number().int().min(1).max(MAX_NEXT_LIMIT).default(1),
+      'How many nodes to pick (1 to 50, default 1).',
+    ),
+    start: cliHelp(
+      z.boolean().default(true).describe('Start each pick for the agent; false only ranks and records.'),
+      'Rank and record only; start nothing.',
+    ),
+    dry_run: cliHelp(z.boolean().default(false), 'Rank only: record nothing, start nothing.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -85,21 +83,18 @@ export const scheduleNextOp = defineOp({
     });
   },
   cli: { command: 'schedule next', human: (r) => decisionLines(r) },
-  mcp: { tool: 'hub_schedule_next' },
+  mcp: { tool: 'hub_schedule_next', when: 'Use when you need your next task.' },
   http: [NEXT_ROUTE],
 });
 
 export const scheduleStatusOp = defineOp({
   id: 'schedule.status',
-  summary: 'The scheduler at a glance: policy, ready count, recent decisions (newest first), merge pressure.',
+  summary: 'The scheduler at a glance: policy, ready count, recent decisions, merge pressure.',
   input: z.strictObject({
-    recent: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_DECISIONS)
-      .default(10)
-      .describe('How many recent decisions to show (default 10).'),
+    recent: cliHelp(
+      z.coerce.number().int().min(0).max(MAX_DECISIONS).default(10),
+      'How many recent decisions to show (default 10).',
+    ),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -128,7 +123,7 @@ export const scheduleStatusOp = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_schedule_status' },
+  mcp: { tool: 'hub_schedule_status', when: 'Use when checking what the scheduler decided.' },
   http: [{ method: 'GET', route: '/v3/ops/schedule/status', input: 'query' }],
 });
 
@@ -141,7 +136,7 @@ const policyLines = (p: SchedulePolicy) =>
 
 export const schedulePolicyShow = defineOp({
   id: 'schedule.policy.show',
-  summary: 'Show the scheduling policy in force (stored, else the defaults).',
+  summary: 'The scheduling policy in force (stored, else the defaults).',
   input: z.strictObject({}),
   gate: 'active',
   attributes: READ_ONLY,
@@ -150,52 +145,44 @@ export const schedulePolicyShow = defineOp({
     defaults: DEFAULT_POLICY,
   }),
   cli: { command: 'schedule policy show', human: (r) => policyLines(r.policy) },
-  mcp: { tool: 'hub_schedule_policy_show' },
+  mcp: { tool: 'hub_schedule_policy_show', when: 'Use when you need to know how the scheduler ranks.' },
   http: [{ method: 'GET', route: '/v3/ops/schedule/policy', input: 'query' }],
 });
 
-const weightField = (name: string) =>
-  z.coerce
-    .number()
-    .min(POLICY_RANGES.weight.min)
-    .max(POLICY_RANGES.weight.max)
-    .optional()
-    .describe(`Weight of the ${name} term (${POLICY_RANGES.weight.min} to ${POLICY_RANGES.weight.max}).`);
+const weightField = z.coerce.number().min(POLICY_RANGES.weight.min).max(POLICY_RANGES.weight.max).optional();
 
 export const schedulePolicySet = defineOp({
   id: 'schedule.policy.set',
-  summary: 'Change the scheduling policy: weights, merge-queue threshold and penalty, fairness window.',
+  summary: 'Change the scheduling policy; fields not given stay.',
   description:
     'Only the fields given change (--reset first restores the defaults). A value outside its range is refused, ' +
     'naming the field, the value and the rule.',
   input: z.strictObject({
-    priority: weightField('priority'),
-    affinity: weightField('affinity'),
-    cost: weightField('cost'),
-    fairness: weightField('fairness'),
+    priority: cliHelp(weightField, 'Weight of the priority term (0 to 100).'),
+    affinity: cliHelp(weightField, 'Weight of the affinity term (0 to 100).'),
+    cost: cliHelp(weightField, 'Weight of the cost term (0 to 100).'),
+    fairness: cliHelp(weightField, 'Weight of the fairness term (0 to 100).'),
     merge_queue_threshold: z.coerce
       .number()
       .int()
       .min(POLICY_RANGES.merge_queue_threshold.min)
       .max(POLICY_RANGES.merge_queue_threshold.max)
       .optional()
-      .describe('Queued or running merges from which a repository counts as pressured (whole, 1 to 10000).'),
+      .describe('Queued or running merges that make a repository pressured.'),
     merge_pressure_penalty: z.coerce
       .number()
       .min(POLICY_RANGES.merge_pressure_penalty.min)
       .max(POLICY_RANGES.merge_pressure_penalty.max)
       .optional()
-      .describe('Points a pressured repository loses (0 to 1000000).'),
+      .describe('Points a pressured repository loses.'),
     fairness_window: z.coerce
       .number()
       .int()
       .min(POLICY_RANGES.fairness_window.min)
       .max(POLICY_RANGES.fairness_window.max)
       .optional()
-      .describe(
-        `Recent decisions the fairness term counts (whole, 1 to ${POLICY_RANGES.fairness_window.max}).`,
-      ),
-    reset: z.boolean().default(false).describe('Restore the defaults before applying the fields given.'),
+      .describe('Recent decisions the fairness term counts.'),
+    reset: z.boolean().default(false).describe('Restore the defaults first.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -213,6 +200,9 @@ export const schedulePolicySet = defineOp({
     human: (r) =>
       `${r.changed.length ? `changed ${r.changed.join(', ')}` : 'nothing changed'}\n${policyLines(r.policy)}`,
   },
-  mcp: { tool: 'hub_schedule_policy_set' },
+  mcp: {
+    tool: 'hub_schedule_policy_set',
+    when: 'Use when the scheduler should rank differently.',
+  },
   http: [POLICY_SET_ROUTE],
 });

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { cliHelpOf } from './cli-help.js';
 
 export type OptionKind = 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'json';
 
@@ -24,7 +25,10 @@ interface Def {
 
 const defOf = (s: z.ZodType) => (s as unknown as { def: Def }).def;
 
-/** Peels optional/default/nullable wrappers, keeping the first description found. */
+/** Help of one schema level: its CLI-only text, else its description. */
+const helpOf = (s: z.ZodType) => cliHelpOf(s) ?? s.description;
+
+/** Peels optional/default/nullable wrappers, keeping the first help text found (CLI-only text first). */
 function unwrap(schema: z.ZodType): {
   base: z.ZodType;
   optional: boolean;
@@ -33,7 +37,7 @@ function unwrap(schema: z.ZodType): {
 } {
   let cur = schema;
   let optional = false;
-  let description = cur.description;
+  let description = helpOf(cur);
   let defaultValue: unknown;
   for (;;) {
     const d = defOf(cur);
@@ -44,11 +48,11 @@ function unwrap(schema: z.ZodType): {
         typeof d.defaultValue === 'function' ? (d.defaultValue as () => unknown)() : d.defaultValue;
     } else if (d.type === 'pipe' && d.in) {
       cur = d.in;
-      description ??= cur.description;
+      description ??= helpOf(cur);
       continue;
     } else break;
     cur = d.innerType!;
-    description ??= cur.description;
+    description ??= helpOf(cur);
   }
   return { base: cur, optional, description, defaultValue };
 }

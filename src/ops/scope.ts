@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { type Catalog, type CatalogRepo, type Checkouts, scopeMiss } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
+import { cliHelp } from './cli-help.js';
 
 /** The `--project` / `--repo` pair most operations accept. */
 export const scopeFields = {
-  project: z.string().min(1).optional().describe('Project name; narrows to its repositories.'),
-  repo: z.string().min(1).optional().describe('Repository name; with project, one repository.'),
+  project: cliHelp(z.string().min(1).optional(), 'Project name; narrows to its repositories.'),
+  repo: cliHelp(z.string().min(1).optional(), 'Repository name; with --project, one repository.'),
 };
 
 /** Rejects a project/repo filter that names nothing, instead of returning an empty answer. */

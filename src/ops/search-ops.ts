@@ -10,14 +10,11 @@ const SEARCH_PAGE: PageSpec = { defaults: { cli: 50, agent: 50, http: 50 }, max:
 
 export const search = defineOp({
   id: 'search',
-  summary: 'Search manifest metadata (names, paths, tags, descriptions, urls); never file contents.',
+  summary: 'Search names, paths, tags and descriptions in the manifest, not file contents.',
   input: z.strictObject({
     query: z.string().min(1).describe('Words to look for; all must match.'),
     ...scopeFields,
-    path_only: z
-      .boolean()
-      .optional()
-      .describe('Return only the matching directories (of this page of hits).'),
+    path_only: z.boolean().optional().describe('Return only the matching directories.'),
     ...pageFields('Hits', SEARCH_PAGE),
   }),
   gate: 'active',
@@ -53,7 +50,10 @@ export const search = defineOp({
             pageFooter(r.results.length, r, 'hits'),
           ),
   },
-  mcp: { tool: 'hub_repo_search' },
+  mcp: {
+    tool: 'hub_repo_search',
+    when: 'Use when looking for a repository or component.',
+  },
   // /v1 is `hub api serve`'s; `hub web serve` (v2, v3) serves the same operation for the browser UI's Search.
   http: [
     { method: 'GET', route: '/v1/repos/search', input: 'query' },

@@ -23,6 +23,7 @@ import { HubError } from '../infra/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import { componentsOf } from './claim-ops.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -59,21 +60,20 @@ type DeclareView =
 
 export const semanticDeclare = defineOp({
   id: 'semantic.declare',
-  summary:
-    'Declare that patterns of a repository implement a concept; bad input comes back as errors, not raised.',
+  summary: 'Declare that paths of a repository implement a concept; bad input returns {ok: false, errors}.',
   description:
     'The concept is created (id from its name: CI/CD -> cicd) or refreshed; its manual ownership in the repository ' +
     'gains the patterns. A bad repository, no patterns or a bad pattern return {ok: false, errors} and store nothing.',
   input: z.strictObject({
-    concept: z.string().describe('Concept name (its id is derived: lowercase, spaces to -).'),
-    repository: z.string().describe('Repository: project/repo, or . (also self).'),
+    concept: z.string().describe('Concept name (id: lowercased, spaces to -).'),
+    repository: z.string().describe('project/repo, or .'),
     pattern: z
       .array(z.string())
       .optional()
-      .describe('Glob of repository-relative paths the concept owns (picomatch; repeat for more).'),
-    patterns: z.array(z.string()).optional().describe('Globs, as a list (merged with pattern).'),
-    description: z.string().optional().describe('What the concept is.'),
-    alias: z.array(z.string()).optional().describe('Other names the concept is queried by.'),
+      .describe('Globs of repository-relative paths the concept owns (picomatch).'),
+    patterns: z.array(z.string()).optional().describe('More globs (merged with `pattern`).'),
+    description: cliHelp(z.string().optional(), 'What the concept is.'),
+    alias: cliHelp(z.array(z.string()).optional(), 'Other names the concept is queried by.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -135,15 +135,14 @@ export const semanticDeclare = defineOp({
         ? `${r.created_concept ? 'declared' : 'updated'} concept ${r.concept.concept_id} in ${r.ownership.repository}: ${r.ownership.patterns.join(' ')}`
         : ['not declared:', ...r.errors.map((e) => `  ${e.message}`)].join('\n'),
   },
-  mcp: { tool: 'hub_semantic_declare' },
+  mcp: { tool: 'hub_semantic_declare', when: 'Use when you learn where a concept lives.' },
   http: [DECLARE_ROUTE],
 });
 
 export const semanticQuery = pagedList(
   defineOp({
     id: 'semantic.query',
-    summary:
-      'Look a concept up by id, name or alias with its ownerships in every repository (all without one).',
+    summary: 'A concept by id, name or alias with its ownerships (every concept without one).',
     input: z.strictObject({
       concept: z.string().optional().describe('Concept id, name or alias (case-insensitive); omit for all.'),
     }),
@@ -162,7 +161,7 @@ export const semanticQuery = pagedList(
               .join('\n')
           : `no concept '${r.query ?? ''}'${r.suggestions.length ? `; did you mean ${r.suggestions.join(' or ')}?` : ''}`,
     },
-    mcp: { tool: 'hub_semantic_query' },
+    mcp: { tool: 'hub_semantic_query', when: 'Use when looking for the code of a concept.' },
     http: [{ method: 'GET', route: '/v3/ops/semantic/concepts', input: 'query' }],
   }),
   { key: 'concepts', noun: 'Concepts', order: 'by concept id' },
@@ -170,7 +169,7 @@ export const semanticQuery = pagedList(
 
 export const semanticOwners = defineOp({
   id: 'semantic.owners',
-  summary: 'The concepts owning a path (or a glob) of a repository, each with the pattern that covers it.',
+  summary: 'The concepts owning a path or glob of a repository, with the covering pattern.',
   input: z.strictObject({
     repository: aclFields.repository,
     path: z.string().min(1).describe('Repository-relative path or glob.'),
@@ -190,13 +189,13 @@ export const semanticOwners = defineOp({
         ['CONCEPT', 'SOURCE', 'PATTERNS'],
       ) || `no concept owns ${r.path} in ${r.repository}`,
   },
-  mcp: { tool: 'hub_semantic_owners' },
+  mcp: { tool: 'hub_semantic_owners', when: 'Use when you need to know what a file is part of.' },
   http: [{ method: 'GET', route: '/v3/ops/semantic/owners', input: 'query' }],
 });
 
 export const semanticConflicts = defineOp({
   id: 'semantic.conflicts',
-  summary: 'Concepts of a repository whose paths two or more live claiming agents overlap (a pure read).',
+  summary: "Concepts of a repository whose paths several live agents' claims overlap.",
   description:
     'ConceptConflictHint events are recorded when a claim or concept declaration creates such an overlap, never by this read.',
   input: z.strictObject({ repository: aclFields.repository }),
@@ -213,7 +212,7 @@ export const semanticConflicts = defineOp({
         .map((c) => `${c.concept_id}: agents ${c.agent_ids.join(', ')} (claims ${c.claim_ids.join(', ')})`)
         .join('\n') || `no concept of ${r.repository} is overlapped by several agents`,
   },
-  mcp: { tool: 'hub_semantic_conflicts' },
+  mcp: { tool: 'hub_semantic_conflicts', when: 'Use when agents may collide on a concept.' },
   http: [{ method: 'GET', route: '/v3/ops/semantic/conflicts', input: 'query' }],
 });
 
@@ -244,8 +243,7 @@ const repositoryFilter = aclFields.repository
 
 export const semanticIngest = defineOp({
   id: 'semantic.ingest',
-  summary:
-    "Ingest ownership from each repository's CODEOWNERS: every owner becomes a concept owning its paths.",
+  summary: "Turn each repository's CODEOWNERS into concepts owning their paths.",
   description:
     'Reads .github/CODEOWNERS, CODEOWNERS, docs/CODEOWNERS or .gitlab/CODEOWNERS (the first found) of each ' +
     'checked-out repository. Ingested ownerships mirror the file: running again updates and removes them.',
@@ -287,7 +285,7 @@ export const semanticIngest = defineOp({
         ['REPOSITORY', 'FILE', 'OWNERSHIPS', 'SKIPPED LINES'],
       ),
   },
-  mcp: { tool: 'hub_semantic_ingest' },
+  mcp: { tool: 'hub_semantic_ingest', when: 'Use when CODEOWNERS should seed ownership.' },
   http: [{ method: 'POST', route: '/v3/ops/semantic/ingest', input: 'body' }],
 });
 

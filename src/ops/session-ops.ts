@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { gitRefs } from '../catalog/index.js';
 import { beginSession, headsOf, type RepoRef, sessionDigest, updateSession } from '../coord/index.js';
 import { sha256Hex } from '../infra/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { readManifestBytes } from './load-workspace.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
@@ -41,7 +42,7 @@ export const sessionBegin = defineOp({
   summary:
     'Start a work session: changes since last time, active objective, open handoffs, pending approvals.',
   input: z.strictObject({
-    project_name: z.string().min(1).optional().describe('Project the session is about (default: all).'),
+    project_name: z.string().min(1).optional().describe('Only this project (default: all).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -74,17 +75,16 @@ export const sessionBegin = defineOp({
     command: 'session begin',
     human: (r) => `session ${r.session.count} started at ${r.session.started_at}\n${summarize(r.digest)}`,
   },
-  mcp: { tool: 'hub_session_begin' },
+  mcp: { tool: 'hub_session_begin', when: 'Use when you start working.' },
   http: [{ method: 'POST', route: '/v3/ops/session/begin', input: 'body' }],
 });
 
 export const sessionDigestOp = defineOp({
   id: 'session.digest',
-  summary:
-    'Changes since the last session (new commits with subjects, dirty state) and the active objective id.',
+  summary: 'Changes since the last session (new commits, dirty state) and the active objective.',
   input: z.strictObject({
-    project: z.string().min(1).optional().describe('Project name; narrows to its repositories.'),
-    repo: z.string().min(1).optional().describe('Repository name.'),
+    project: cliHelp(z.string().min(1).optional(), 'Project name; narrows to its repositories.'),
+    repo: cliHelp(z.string().min(1).optional(), 'Repository name.'),
   }),
   gate: 'active',
   // A pure read on every surface (it is bound to GET): `session update --advance` or `session begin` move the boundary.
@@ -95,17 +95,17 @@ export const sessionDigestOp = defineOp({
     return { ...(await sessionDigest(store, repos, { manifestHash })), truncated };
   },
   cli: { command: 'session digest', human: (r) => summarize(r) },
-  mcp: { tool: 'hub_session_digest' },
+  mcp: { tool: 'hub_session_digest', when: 'Use when you need recent changes only.' },
   http: [{ method: 'GET', route: '/v3/ops/session', input: 'query' }],
 });
 
 export const sessionUpdateOp = defineOp({
   id: 'session.update',
-  summary: 'Set the active objective or notes of the current session; advance starts a new session boundary.',
+  summary: "Set the session's active objective or notes; `advance` starts a new boundary.",
   input: z.strictObject({
-    active_objective_id: z.string().min(1).optional().describe('Objective this session works on.'),
-    project: z.string().min(1).optional().describe('Project the session is about.'),
-    notes: z.string().optional().describe('Free-form session notes.'),
+    active_objective_id: cliHelp(z.string().min(1).optional(), 'Objective this session works on.'),
+    project: cliHelp(z.string().min(1).optional(), 'Project the session is about.'),
+    notes: cliHelp(z.string().optional(), 'Free-form session notes.'),
     advance: z.boolean().optional().describe('Move the session boundary to now.'),
   }),
   gate: 'active',
@@ -128,6 +128,9 @@ export const sessionUpdateOp = defineOp({
     };
   },
   cli: { command: 'session update', human: (r) => JSON.stringify(r.session, null, 2) },
-  mcp: { tool: 'hub_session_update' },
+  mcp: {
+    tool: 'hub_session_update',
+    when: 'Use when your focus changes.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/session', input: 'body' }],
 });

@@ -82,7 +82,7 @@ export const skillsInstall = defineOp({
       .array(z.string().min(1).max(64))
       .max(100)
       .optional()
-      .describe('Skill to install (repeatable); default: every bundled skill.'),
+      .describe('Skills to install (default: every bundled one).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),
@@ -105,6 +105,6 @@ export const skillsInstall = defineOp({
     human: (r) => filesHuman(r) || 'no bundled skills',
     exitCode: (r) => (r.files.some((f) => f.action === 'conflict') ? 1 : 0),
   },
-  mcp: { tool: 'hub_skills_install' },
+  mcp: { tool: 'hub_skills_install', when: "Use when a vendor should get hub's skills." },
   http: [{ method: 'POST', route: '/v3/agents/skills/install', input: 'body' }],
 });

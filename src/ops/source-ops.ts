@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { SourceSchema } from '../model/index.js';
 import { type SourceSyncResult, syncSources } from '../sync/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { projectNameFields, projectNameOf } from './project-name.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
@@ -67,12 +68,12 @@ export const projectSourceSync = defineOp({
     'GITLAB_TOKEN) and API roots from HUB_GITHUB_API_URL / HUB_GITLAB_API_URL; neither is ever printed.',
   input: z.strictObject({
     ...projectNameFields,
-    from_manifest: z
-      .boolean()
-      .default(true)
-      .describe("Read the manifest's sources (default true); --no-from-manifest (false) reads only source."),
+    from_manifest: cliHelp(
+      z.boolean().default(true).describe("Read the manifest's sources; false reads only `source`."),
+      "Read only --source, not the manifest's sources.",
+    ),
     source: SourceSchema.optional().describe(
-      'A source to read instead of the manifest ones (from_manifest false).',
+      'A source to read instead of the manifest ones (with `from_manifest`: false).',
     ),
     apply: z.boolean().optional().describe('Write the plan into the manifest (default: preview only).'),
   }),
@@ -89,7 +90,7 @@ export const projectSourceSync = defineOp({
 
 export const workspaceDiscover = defineOp({
   id: 'workspace.discover',
-  summary: "Discover repositories from sources (the manifest's, or one named here) without writing anything.",
+  summary: "Discover repositories from sources (the manifest's, or one given) without writing.",
   description:
     'With provider and path/org/user/group, reads that one source; otherwise every source of the manifest (or ' +
     'of --project). Each repository comes with the entry it would become and whether the manifest has it.',
@@ -104,7 +105,7 @@ export const workspaceDiscover = defineOp({
     user: z.string().min(1).optional().describe('github: user.'),
     group: z.string().min(1).optional().describe('gitlab: group path.'),
     include: z.array(z.string()).optional().describe('Globs on <namespace>/<repo> or <repo>.'),
-    exclude: z.array(z.string()).optional().describe('Globs left out.'),
+    exclude: cliHelp(z.array(z.string()).optional(), 'Globs left out.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -154,6 +155,9 @@ export const workspaceDiscover = defineOp({
         ...r.errors.map((e) => `error ${e.project}/${e.source} ${e.kind}: ${e.message}`),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_workspace_discover' },
+  mcp: {
+    tool: 'hub_workspace_discover',
+    when: 'Use when looking for repositories not yet listed.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/discover', input: 'query' }],
 });

@@ -17,8 +17,7 @@ const INIT_ROUTE: HttpBinding = { method: 'POST', route: '/v3/ops/state/init', i
 
 export const stateInit = defineOp({
   id: 'state.init',
-  summary:
-    'Create what the state backend needs (the DynamoDB table, ...); idempotent: reports created or existing.',
+  summary: 'Create what the state backend needs (a DynamoDB table), or report it exists.',
   input: z.strictObject({}),
   gate: 'none',
   attributes: WRITES_IDEMPOTENT,
@@ -33,7 +32,7 @@ export const stateInit = defineOp({
     return { backend: info.backend, status: 'existing', location: info.location, note: 'nothing to create' };
   },
   cli: { command: 'state init', human: (r) => keyValues(r) },
-  mcp: { tool: 'hub_state_init' },
+  mcp: { tool: 'hub_state_init', when: 'Use when setting up a state backend.' },
   http: [INIT_ROUTE],
 });
 

@@ -8,6 +8,7 @@ import {
   type SyncSummary,
   syncRepos,
 } from '../sync/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { checkProjectDeclared, projectNameFields, projectNameOf } from './project-name.js';
 import { defineOp, WRITES } from './registry.js';
@@ -87,8 +88,7 @@ export function syncText(r: ProjectSyncResult): string {
 
 export const projectSync = defineOp({
   id: 'project.sync',
-  summary:
-    'Clone url-only repositories and fast-forward clean checkouts; dirty ones are reported, never touched.',
+  summary: 'Clone url-only repositories and fast-forward clean checkouts; dirty ones are reported.',
   description:
     'Each checkout on a branch with an upstream is fetched and merged with --ff-only; a dirty checkout (changed ' +
     'or untracked files), a detached HEAD, a branch without upstream, a repository outside the workspace and a ' +
@@ -97,23 +97,18 @@ export const projectSync = defineOp({
     "project's sources[] to the manifest. Exit 1 when a repository or a source failed.",
   input: z.strictObject({
     ...projectNameFields,
-    refresh_sources: z
-      .boolean()
-      .optional()
-      .describe(
-        'Apply workspace.projects[].sources[] to the manifest first (as project source sync --apply).',
-      ),
+    refresh_sources: z.boolean().optional().describe("First apply the projects' sources[] to the manifest."),
     concurrency: z.coerce
       .number()
       .int()
       .min(1)
       .max(SYNC_MAX_CONCURRENCY)
       .optional()
-      .describe(`Git processes at once (default ${SYNC_DEFAULT_CONCURRENCY}, max ${SYNC_MAX_CONCURRENCY}).`),
-    dry_run: z
-      .boolean()
-      .optional()
-      .describe('Report what would be cloned or fetched; run no clone or fetch.'),
+      .describe(`Git processes at once (default ${SYNC_DEFAULT_CONCURRENCY}).`),
+    dry_run: cliHelp(
+      z.boolean().optional(),
+      'Report what would be cloned or fetched; run no clone or fetch.',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -131,6 +126,6 @@ export const projectSync = defineOp({
     human: (r) => syncText(r),
     exitCode: (r) => (r.ok ? 0 : 1),
   },
-  mcp: { tool: 'hub_workspace_sync' },
+  mcp: { tool: 'hub_workspace_sync', when: 'Use when checkouts are missing or behind.' },
   http: [{ method: 'POST', route: '/v3/ops/sync', input: 'body' }],
 });

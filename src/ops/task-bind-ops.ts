@@ -194,7 +194,7 @@ async function perform(
 export const taskBindAcl = defineOp({
   id: 'task.bind-acl',
   summary:
-    "Bind a node to an agent: really allocates its branch, takes the lease, makes the worktree and claims the node's paths.",
+    'Bind a node to an agent: allocate its branch, take the lease, make the worktree, claim its paths.',
   description:
     'In order: lease acquire --allocate (the branch, named by coordination.branch_pattern unless --branch), ' +
     "worktree create on it, claim declare of --pattern, else the node's patterns, else --component or the " +
@@ -211,10 +211,10 @@ export const taskBindAcl = defineOp({
       .describe("Repository, when the node names none (it must agree with the node's)."),
     ...patternFields,
     component: z.string().min(1).optional().describe("Component to claim (default: the node's)."),
-    branch: z.string().min(1).optional().describe('Branch name (default: from coordination.branch_pattern).'),
-    base: z.string().min(1).optional().describe("Revision to branch from (default: the checkout's HEAD)."),
+    branch: z.string().min(1).optional().describe('Default: from coordination.branch_pattern.'),
+    base: z.string().min(1).optional().describe("Default: the checkout's HEAD."),
     ttl: aclFields.ttl,
-    dry_run: z.boolean().default(false).describe('Print the commands it would run; change nothing.'),
+    dry_run: z.boolean().default(false).describe('Show the commands it would run; change nothing.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -239,6 +239,6 @@ export const taskBindAcl = defineOp({
       return `${head} ${r.graph_id}/${r.node_id} to ${a?.agent_id}: branch ${a?.branch}, lease ${a?.lease_id}, worktree ${a?.worktree_path ?? a?.worktree_id}, claims ${a?.claim_ids.join(' ')}`;
     },
   },
-  mcp: { tool: 'hub_task_bind_acl' },
+  mcp: { tool: 'hub_task_bind_acl', when: 'Use when starting a node, all in one step.' },
   http: [{ method: 'POST', route: '/v3/ops/tasks/bind-acl', input: 'body' }],
 });

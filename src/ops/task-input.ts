@@ -5,48 +5,40 @@ import { readFileBounded, ValidationError } from '../infra/index.js';
 import { type OutlineItem, parseOutline, TASK_LIMITS, TASK_STATUSES } from '../taskgraph/index.js';
 import { repoDeps } from './acl-deps.js';
 import { componentsOf } from './claim-ops.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 
 /** Input fields the task operations share, so help text and MCP schemas say the same everywhere. */
 export const taskFields = {
-  graph_id: z.string().min(1).describe('Task graph id.'),
-  node_id: z.string().min(1).describe('Node id (its graph is found when --graph-id is not given).'),
-  graph_ref: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Task graph id; needed when the node id is in several graphs.'),
-  agent_id: z.string().min(1).describe('Agent acting (letters, digits, ., _ and -).'),
-  status: z
-    .enum(TASK_STATUSES)
-    .optional()
-    .describe(`Only nodes with this status: ${TASK_STATUSES.join(', ')}.`),
-  reason: z.string().max(TASK_LIMITS.text_chars).describe('Why (at most 4000 characters).'),
-  force: z.boolean().default(false).describe('Do it although the rules would refuse (see the description).'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(TASK_LIMITS.nodes_per_graph)
-    .optional()
-    .describe('Most nodes listed (default 1000).'),
+  graph_id: cliHelp(z.string().min(1), 'Task graph id.'),
+  node_id: cliHelp(z.string().min(1), 'Node id (its graph is found when --graph-id is not given).'),
+  graph_ref: cliHelp(
+    z.string().min(1).optional(),
+    'Task graph id; needed when the node id is in several graphs.',
+  ),
+  agent_id: cliHelp(z.string().min(1), 'Agent acting (letters, digits, ., _ and -).'),
+  status: cliHelp(z.enum(TASK_STATUSES).optional(), 'Only nodes with this status.'),
+  reason: cliHelp(z.string().max(TASK_LIMITS.text_chars), 'Why (at most 4000 characters).'),
+  force: z.boolean().default(false).describe('Do it where the rules would refuse.'),
+  limit: cliHelp(
+    z.coerce.number().int().min(1).max(TASK_LIMITS.nodes_per_graph).optional(),
+    'Most nodes listed (default 1000).',
+  ),
 };
 
 /** Where an outline comes from: a file, inline text, or (CLI) standard input. */
 export const outlineFields = {
-  from_outline: z
+  from_outline: cliHelp(
+    z.string().min(1).optional().describe('Workspace file holding the outline, instead of `outline`.'),
+    'File holding the outline (the format of --outline); - reads standard input.',
+  ),
+  outline: z
     .string()
-    .min(1)
     .optional()
     .describe(
-      'File holding the outline: a JSON list (titles or {title, node_id?, depends_on?, repository?, component?, patterns?, priority?, estimated_tokens?, context_budget?}) or indented text; - reads standard input.',
+      'JSON list of titles or {title, depends_on?, repository?, component?, patterns?, priority?}, or indented text.',
     ),
-  outline: z.string().optional().describe('The outline itself (instead of --from-outline).'),
-  repository: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Repository (project/repo) of outline items that name none.'),
+  repository: z.string().min(1).optional().describe('project/repo of the items that name none.'),
 };
 
 /**

@@ -20,6 +20,7 @@ import {
 } from '../taskgraph/index.js';
 import { repoDeps } from './acl-deps.js';
 import { applyWhereStored } from './apply-where-stored.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
@@ -73,26 +74,23 @@ async function readOutline(
 
 export const taskCreate = defineOp({
   id: 'task.create',
-  summary: 'Create a task graph (title, goal, acceptance, objective), with an outline of nodes when given.',
+  summary: 'Create a task graph (title, goal, acceptance, objective), with nodes from an outline.',
   description:
     'Without --graph-id the id is the slug of the title (numbered when taken); a taken --graph-id is refused. ' +
     'Nodes come from --from-outline (a file, or - for standard input) or --outline, as task expand reads them. ' +
     `A graph holds at most ${TASK_LIMITS.nodes_per_graph} nodes. Events TaskGraphCreated, TaskNodeCreated, TaskReady.`,
   input: z.strictObject({
-    title: z
-      .string()
-      .trim()
-      .min(1)
-      .max(TASK_LIMITS.title_chars)
-      .describe('What the graph achieves (at most 200).'),
-    graph_id: z.string().min(1).optional().describe('Graph id (default: slug of the title).'),
-    goal: z.string().max(TASK_LIMITS.text_chars).optional().describe('The intent, in a few sentences.'),
-    acceptance: z
-      .array(z.string().max(TASK_LIMITS.text_chars))
-      .max(TASK_LIMITS.acceptance_items)
-      .optional()
-      .describe('Acceptance criteria (repeat).'),
-    objective_id: z.string().min(1).optional().describe('Objective the graph serves (context objective).'),
+    title: cliHelp(
+      z.string().trim().min(1).max(TASK_LIMITS.title_chars),
+      'What the graph achieves (at most 200).',
+    ),
+    graph_id: z.string().min(1).optional().describe('Default: slug of `title`.'),
+    goal: cliHelp(z.string().max(TASK_LIMITS.text_chars).optional(), 'The intent, in a few sentences.'),
+    acceptance: cliHelp(
+      z.array(z.string().max(TASK_LIMITS.text_chars)).max(TASK_LIMITS.acceptance_items).optional(),
+      'Acceptance criteria (repeat).',
+    ),
+    objective_id: cliHelp(z.string().min(1).optional(), 'Objective the graph serves (context objective).'),
     ...outlineFields,
   }),
   gate: 'active',
@@ -105,14 +103,13 @@ export const taskCreate = defineOp({
     );
   },
   cli: { command: 'task create', human: (r) => writeLine('created', r) },
-  mcp: { tool: 'hub_task_create' },
+  mcp: { tool: 'hub_task_create', when: 'Use when splitting work into dependent tasks.' },
   http: [CREATE_ROUTE],
 });
 
 export const taskExpand = defineOp({
   id: 'task.expand',
-  summary:
-    'Add nodes to a task graph from an outline: a JSON list, or indented text (a line depends on its parent).',
+  summary: 'Add nodes to a task graph from an outline.',
   description:
     'The outline comes from --from-outline <file> (- or nothing: standard input) or --outline. JSON items are ' +
     'titles or {title, node_id?, depends_on?, repository?, component?, patterns?, priority?, estimated_tokens?, ' +
@@ -140,7 +137,7 @@ export const taskExpand = defineOp({
     );
   },
   cli: { command: 'task expand', human: (r) => writeLine('expanded', r) },
-  mcp: { tool: 'hub_task_expand' },
+  mcp: { tool: 'hub_task_expand', when: 'Use when a task graph needs more nodes.' },
   http: [EXPAND_ROUTE],
 });
 
@@ -166,10 +163,10 @@ async function repositoryId(ctx: OpContext, ref: string | undefined): Promise<st
 
 export const taskReady = defineOp({
   id: 'task.ready',
-  summary: 'List the ready nodes (every dependency completed), of one graph or all; a pure read.',
+  summary: 'List ready nodes (dependencies completed), of one graph or all.',
   input: z.strictObject({
     graph_id: taskFields.graph_id.optional(),
-    repository: outlineFields.repository.describe('Only nodes of this repository (project/repo).'),
+    repository: outlineFields.repository.describe('Only nodes of this project/repo.'),
     limit: taskFields.limit,
   }),
   gate: 'active',
@@ -184,7 +181,7 @@ export const taskReady = defineOp({
     return { ready: all.slice(0, limit), count: all.length, truncated: all.length > limit };
   },
   cli: { command: 'task ready', human: (r) => nodeRows(r.ready) || 'no ready nodes' },
-  mcp: { tool: 'hub_task_ready' },
+  mcp: { tool: 'hub_task_ready', when: 'Use when looking for a task to pick up.' },
   http: [{ method: 'GET', route: '/v3/ops/tasks/ready', input: 'query' }],
 });
 
@@ -195,12 +192,12 @@ const TASK_PAGE: PageSpec = { defaults: PAGE_DEFAULTS, max: TASK_LIMITS.nodes_pe
 
 export const taskList = defineOp({
   id: 'task.list',
-  summary: 'List task graphs with their counts, and their nodes (filtered by status, agent or repository).',
+  summary: 'List task graphs with counts and their nodes, by status, agent or repository.',
   input: z.strictObject({
     graph_id: taskFields.graph_id.optional(),
     status: taskFields.status,
-    agent_id: z.string().min(1).optional().describe("Only this agent's nodes."),
-    repository: outlineFields.repository.describe('Only nodes of this repository (project/repo).'),
+    agent_id: cliHelp(z.string().min(1).optional(), "Only this agent's nodes."),
+    repository: outlineFields.repository.describe('Only nodes of this project/repo.'),
     ...pageFields('Nodes', TASK_PAGE),
   }),
   gate: 'active',
@@ -239,7 +236,7 @@ export const taskList = defineOp({
         .filter(Boolean)
         .join('\n\n'),
   },
-  mcp: { tool: 'hub_task_list' },
+  mcp: { tool: 'hub_task_list', when: 'Use when you need the state of task graphs.' },
   http: [{ method: 'GET', route: '/v3/ops/tasks', input: 'query' }],
 });
 
@@ -275,7 +272,7 @@ function statusHuman(r: StatusView): string {
 
 export const taskStatus = defineOp({
   id: 'task.status',
-  summary: 'One node with its dependencies and dependants, one graph at a glance, or every graph counted.',
+  summary: 'One node with its dependencies and dependants, one graph, or every graph counted.',
   description:
     'With --node-id: the node, where its dependencies stand, what waits on it, and stalled_by (cancelled ' +
     'dependencies: a cancelled dependency never counts as completed). With only --graph-id: counts, ready, ' +
@@ -297,6 +294,6 @@ export const taskStatus = defineOp({
     return { kind: 'all', summary: await taskSummary(deps), graphs: await listGraphs(deps) };
   },
   cli: { command: 'task status', human: (r) => statusHuman(r) },
-  mcp: { tool: 'hub_task_status' },
+  mcp: { tool: 'hub_task_status', when: 'Use when you need to know where a node or graph stands.' },
   http: [{ method: 'GET', route: '/v3/ops/tasks/status', input: 'query' }],
 });

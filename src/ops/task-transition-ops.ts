@@ -26,7 +26,7 @@ const CANCEL_ROUTE = route('cancel');
 const REQUEUE_ROUTE = route('requeue');
 
 const nodeRef = { graph_id: taskFields.graph_ref, node_id: taskFields.node_id };
-const actingAgent = taskFields.agent_id.optional().describe('Agent acting (recorded with the event).');
+const actingAgent = taskFields.agent_id.optional();
 
 /**
  * Runs a transition where the graph is kept (a hub server's route on the http backend), after checking the agent
@@ -58,8 +58,7 @@ const line = (verb: string, r: TransitionResult) => {
 
 export const taskStart = defineOp({
   id: 'task.start',
-  summary:
-    'Start a ready node for an agent (running); a node whose dependencies are not completed needs --force.',
+  summary: 'Start a ready node for an agent; unmet dependencies need `force`.',
   description:
     'A blocked node, or a node running under (or bound to) another agent, is refused (409, naming the holder) ' +
     'unless --force, which takes it over. Starting your own running node again changes nothing. Event TaskStarted.',
@@ -69,14 +68,13 @@ export const taskStart = defineOp({
   handler: (ctx, input): Promise<TransitionResult> =>
     applyTransition(ctx, START_ROUTE, input, (deps) => startNode(deps, input)),
   cli: { command: 'task start', human: (r) => line('started', r) },
-  mcp: { tool: 'hub_task_start' },
+  mcp: { tool: 'hub_task_start', when: 'Use when beginning a node.' },
   http: [START_ROUTE],
 });
 
 export const taskComplete = defineOp({
   id: 'task.complete',
-  summary:
-    'Complete a running or ready node; its dependants whose dependencies are all completed become ready.',
+  summary: 'Complete a running or ready node; dependants with every dependency completed become ready.',
   description:
     'A pending or blocked node, or one running under another agent than --agent-id, needs --force. Events ' +
     'TaskCompleted, and TaskReady for each dependant that became ready.',
@@ -86,40 +84,39 @@ export const taskComplete = defineOp({
   handler: (ctx, input): Promise<TransitionResult> =>
     applyTransition(ctx, COMPLETE_ROUTE, input, (deps) => completeNode(deps, input)),
   cli: { command: 'task complete', human: (r) => line('completed', r) },
-  mcp: { tool: 'hub_task_complete' },
+  mcp: { tool: 'hub_task_complete', when: "Use when a node's work is done." },
   http: [COMPLETE_ROUTE],
 });
 
 export const taskBlock = defineOp({
   id: 'task.block',
-  summary: 'Block a node with a reason (pending, ready or running); task requeue puts it back.',
+  summary: 'Block a pending, ready or running node with a reason.',
   input: z.strictObject({ ...nodeRef, reason: taskFields.reason, agent_id: actingAgent }),
   gate: 'active',
   attributes: WRITES,
   handler: (ctx, input): Promise<TransitionResult> =>
     applyTransition(ctx, BLOCK_ROUTE, input, (deps) => blockNode(deps, input)),
   cli: { command: 'task block', human: (r) => `${line('blocked', r)}\nreason: ${r.node.blocker_reason}` },
-  mcp: { tool: 'hub_task_block' },
+  mcp: { tool: 'hub_task_block', when: 'Use when a node cannot go on for now.' },
   http: [BLOCK_ROUTE],
 });
 
 export const taskCancel = defineOp({
   id: 'task.cancel',
-  summary:
-    'Cancel a node that is not completed; its dependants stay pending (stalled) until someone decides.',
+  summary: 'Cancel a node not completed; its dependants stay pending until someone decides.',
   input: z.strictObject({ ...nodeRef, reason: taskFields.reason.optional(), agent_id: actingAgent }),
   gate: 'active',
   attributes: WRITES,
   handler: (ctx, input): Promise<TransitionResult> =>
     applyTransition(ctx, CANCEL_ROUTE, input, (deps) => cancelNode(deps, input)),
   cli: { command: 'task cancel', human: (r) => line('cancelled', r) },
-  mcp: { tool: 'hub_task_cancel' },
+  mcp: { tool: 'hub_task_cancel', when: 'Use when a node should not be done.' },
   http: [CANCEL_ROUTE],
 });
 
 export const taskRequeue = defineOp({
   id: 'task.requeue',
-  summary: 'Put a running or blocked node back (ready, or pending), clearing its agent and its ACL binding.',
+  summary: 'Put a running or blocked node back (ready or pending), clearing its agent and bindings.',
   description:
     'For an agent that died or gave up: the node can be scheduled, bound and started by another agent. What it ' +
     'held (branch, lease, worktree, claims) moves to previous_acl; release it with aos recover. Event TaskRequeued.',
@@ -129,6 +126,6 @@ export const taskRequeue = defineOp({
   handler: (ctx, input): Promise<TransitionResult> =>
     applyTransition(ctx, REQUEUE_ROUTE, input, (deps) => requeueNode(deps, input)),
   cli: { command: 'task requeue', human: (r) => line('requeued', r) },
-  mcp: { tool: 'hub_task_requeue' },
+  mcp: { tool: 'hub_task_requeue', when: 'Use when a node must be redone.' },
   http: [REQUEUE_ROUTE],
 });

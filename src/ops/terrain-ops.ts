@@ -10,6 +10,7 @@ import {
   type TerrainNode,
   type TerrainResult,
 } from '../terrain/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { cacheDir } from './load-workspace.js';
@@ -68,8 +69,7 @@ function terrainHuman(r: TerrainResult): string {
 
 export const workspaceTerrain = defineOp({
   id: 'workspace.terrain',
-  summary:
-    'Terrain of the workspace: index rows and a layout, with git state, activity, CI and agent readiness.',
+  summary: 'One row per repository (git state, activity, CI, agent readiness) and a layout.',
   description:
     '--detail manifest reads only the manifest and whether each checkout folder exists (no git, no CI file): ' +
     'what a page draws first. --detail enriched (default) adds, per checkout, one `git status --porcelain=v2 ' +
@@ -80,28 +80,27 @@ export const workspaceTerrain = defineOp({
     `fetched (no network). Pages of --limit repositories (default ${TERRAIN_DEFAULT_LIMIT}, max ${TERRAIN_MAX_LIMIT}); ` +
     'the layout and regions always cover every repository in scope.',
   input: z.strictObject({
-    project: z.string().min(1).optional().describe('Project name; only its repositories.'),
-    detail: z.enum(TERRAIN_DETAILS).default('enriched').describe('manifest (no git or CI I/O) or enriched.'),
+    project: cliHelp(z.string().min(1).optional(), 'Project name; only its repositories.'),
+    detail: z.enum(TERRAIN_DETAILS).default('enriched').describe('manifest: no git or CI reads.'),
     include_pipelines: z.boolean().default(false).describe('Name the workflows and jobs of each CI file.'),
-    include_inferred: z
-      .boolean()
-      .default(true)
-      .describe(
-        'Include dependency arcs inferred from package manifests (enriched, when inference is available); --no-include-inferred: declared arcs only.',
-      ),
+    include_inferred: cliHelp(
+      z
+        .boolean()
+        .default(true)
+        .describe('Include dependency arcs inferred from package files (enriched only).'),
+      'Declared dependency arcs only (no arcs inferred from package manifests).',
+    ),
     limit: z.coerce
       .number()
       .int()
       .min(1)
       .max(TERRAIN_MAX_LIMIT)
       .optional()
-      .describe(`Repositories per page (default ${TERRAIN_DEFAULT_LIMIT}, max ${TERRAIN_MAX_LIMIT}).`),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Repositories to skip (next_offset of the last page).'),
+      .describe(`Repositories per page (default ${TERRAIN_DEFAULT_LIMIT}).`),
+    offset: cliHelp(
+      z.coerce.number().int().min(0).optional(),
+      'Repositories to skip (next_offset of the last page).',
+    ),
     parallel: z.coerce
       .number()
       .int()
@@ -138,6 +137,9 @@ export const workspaceTerrain = defineOp({
     });
   },
   cli: { command: 'workspace terrain', human: (r) => terrainHuman(r) },
-  mcp: { tool: 'hub_workspace_terrain' },
+  mcp: {
+    tool: 'hub_workspace_terrain',
+    when: 'Use when you need an overview of every repository.',
+  },
   http: [{ method: 'GET', route: '/v3/ops/terrain', input: 'query' }],
 });

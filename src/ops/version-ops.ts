@@ -13,6 +13,7 @@ import {
   type VersionCheckResult,
 } from '../workspace/index.js';
 import { BUILD_ID, HUB_VERSION, PACKAGE_NAME } from './build-info.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
@@ -74,12 +75,12 @@ export const version = defineOp({
 
 export const versionCheck = defineOp({
   id: 'version.check',
-  summary: 'Compare the installed hub with the latest release on the npm registry and the code host.',
+  summary: 'Compare the installed hub with the latest release.',
   description:
     'Each source gets 3 s; without network the status is "unknown" with the reason (exit 0). ' +
     'HUB_OFFLINE=1 skips the network; HUB_NPM_REGISTRY and HUB_RELEASES_URL (or off) point the check elsewhere.',
   input: z.strictObject({
-    include_notes: z.boolean().optional().describe('Also return the release notes of the latest release.'),
+    include_notes: cliHelp(z.boolean().optional(), 'Also return the release notes of the latest release.'),
   }),
   gate: 'none',
   attributes: READ_ONLY,
@@ -91,7 +92,10 @@ export const versionCheck = defineOp({
         ? `hub ${r.installed}: latest unknown (${r.reason})`
         : `hub ${r.installed}: latest ${r.latest} (${r.status.replace(/_/g, ' ')})`,
   },
-  mcp: { tool: 'hub_version_check' },
+  mcp: {
+    tool: 'hub_version_check',
+    when: 'Use when checking for updates; works without a manifest.',
+  },
 });
 
 interface UpgradeResult {
@@ -133,12 +137,12 @@ function runUpgrade(plan: UpgradePlan): Promise<string> {
 
 export const versionUpgrade = defineOp({
   id: 'version.upgrade',
-  summary: 'Plan an upgrade through the detected install channel (npm global, npx, checkout); apply runs it.',
+  summary: 'Plan an upgrade through the detected install channel; `apply` runs it.',
   description:
     'Without --apply nothing changes. --apply on a development checkout, from the npx cache or from an ' +
     'unrecognised install is refused with what to do instead.',
   input: z.strictObject({
-    apply: z.boolean().optional().describe('Run the upgrade (default: only show the plan).'),
+    apply: cliHelp(z.boolean().optional(), 'Run the upgrade (default: only show the plan).'),
   }),
   gate: 'none',
   attributes: WRITES_IDEMPOTENT,
@@ -181,5 +185,8 @@ export const versionUpgrade = defineOp({
         r.applied ? '\nupgraded' : r.apply ? '\nnothing to do' : '\n(plan only; pass --apply to run it)'
       }`,
   },
-  mcp: { tool: 'hub_version_upgrade' },
+  mcp: {
+    tool: 'hub_version_upgrade',
+    when: 'Use when upgrading hub; works without a manifest.',
+  },
 });

@@ -16,6 +16,7 @@ import {
   workspaceHealth,
   workspaceList,
 } from '../workspace/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { manifestProblemsOf } from './manifest-problems-memo.js';
@@ -37,8 +38,7 @@ function reservedNamesOf(ctx: OpContext): string[] {
 
 export const workspaceSummary = defineOp({
   id: 'workspace.summary',
-  summary:
-    'Readiness score 0-100 (gate, repos present, maintenance, agent surfaces), grade, blockers, commands.',
+  summary: 'Workspace readiness score 0-100, with blockers and the commands to fix them.',
   description:
     'Exit code 0 whatever the score, also when no valid manifest exists (then the tool gate scores 0 and says why). Maintenance counts the findings of `workspace health --no-git`.',
   input: z.strictObject({}),
@@ -76,17 +76,22 @@ export const workspaceSummary = defineOp({
       ].join('\n'),
     exitCode: () => 0,
   },
-  mcp: { tool: 'hub_workspace_summary' },
+  mcp: {
+    tool: 'hub_workspace_summary',
+    when: 'Use when you need to know how ready the workspace is.',
+  },
   http: [{ method: 'GET', route: '/v2/workspace/summary', input: 'query' }],
 });
 
 export const workspaceHealthOp = defineOp({
   id: 'workspace.health',
-  summary: 'Health findings (critical, warning, info): checkouts, git state, manifest filesystem rules.',
-  description: 'Exit code 0 with findings: it is a report. --no-git skips the per-repository git status.',
+  summary: 'Health findings on checkouts, git state and manifest rules.',
+  description:
+    'Exit code 1 when the workspace is unhealthy (any critical finding), 0 when it is healthy or degraded ' +
+    '(warnings and info only); the report is printed either way. --no-git skips the per-repository git status.',
   input: z.strictObject({
     ...scopeFields,
-    git: flag('Read git state of every repository (git status, bounded concurrency).', true),
+    git: cliHelp(flag("Read each repository's git status.", true), 'Skip the per-repository git status.'),
     limit: z.coerce
       .number()
       .int()
@@ -113,6 +118,8 @@ export const workspaceHealthOp = defineOp({
   },
   cli: {
     command: 'workspace health',
+    // A check that finds a problem exits non-zero, as config validate does; warnings alone do not fail it.
+    exitCode: (r) => (r.status === 'unhealthy' ? 1 : 0),
     human: (r) =>
       [
         `${r.status}: ${r.counts.critical} critical, ${r.counts.warning} warning, ${r.counts.info} info (${r.repos_checked} repos)`,
@@ -121,22 +128,20 @@ export const workspaceHealthOp = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_workspace_health_check' },
+  mcp: { tool: 'hub_workspace_health_check', when: 'Use when something seems broken.' },
   http: [{ method: 'GET', route: '/v2/workspace/health', input: 'query' }],
 });
 
 export const workspaceListOp = defineOp({
   id: 'workspace.list',
-  summary: 'Paged index of projects and repositories; the workspace object only with --include-workspace.',
+  summary: 'Paged index of projects and repositories (the workspace object with `include_workspace`).',
   input: z.strictObject({
     ...scopeFields,
     limit: z.coerce.number().int().min(1).max(LIST_MAX_LIMIT).optional().describe('Page size (default 80).'),
-    offset: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Rows to skip (next_offset of the last page).'),
+    offset: cliHelp(
+      z.coerce.number().int().min(0).optional(),
+      'Rows to skip (next_offset of the last page).',
+    ),
     include_workspace: flag('Add the workspace object (name, root, profile, instructions).', false),
   }),
   gate: 'active',
@@ -161,13 +166,16 @@ export const workspaceListOp = defineOp({
         ['REPO', 'STATUS', 'COMPONENTS', 'PATH'],
       )}\n${r.repos.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
   },
-  mcp: { tool: 'hub_workspace_list' },
+  mcp: {
+    tool: 'hub_workspace_list',
+    when: 'Use when you need the projects and repositories.',
+  },
   http: [{ method: 'GET', route: '/v2/workspace/list', input: 'query' }],
 });
 
 export const workspaceGrepInfo = defineOp({
   id: 'workspace.grep.info',
-  summary: 'Content-search backend: ripgrep or built-in, its version, and the folders always excluded.',
+  summary: 'The content-search backend, its version and the folders it skips.',
   description:
     'HUB_GREP_BACKEND=auto|ripgrep|builtin chooses the backend (auto: ripgrep when `rg` is on PATH).',
   input: z.strictObject({}),
@@ -182,22 +190,21 @@ export const workspaceGrepInfo = defineOp({
         `excluded: ${r.excluded_dirs.join(', ')}`,
       ].join('\n'),
   },
-  mcp: { tool: 'hub_workspace_grep_info' },
+  mcp: { tool: 'hub_workspace_grep_info', when: 'Use when a content search surprises you.' },
   http: [{ method: 'GET', route: '/v2/workspace/grep/info', input: 'query' }],
 });
 
 export const workspaceGrep = defineOp({
   id: 'workspace.grep',
-  summary:
-    'Search file contents of the repositories (ripgrep when installed, else built in); bounded results.',
+  summary: 'Search the file contents of the repositories.',
   description:
     'Always skips dependency, virtual-environment and build folders (see `workspace grep info`) and honours .gitignore. The query is literal unless --regex. `q` is the same as <query> (the HTTP name); use `--q info` to search for the word "info".',
   input: z.strictObject({
-    query: z.string().min(1).optional().describe('Text to search for (literal unless --regex).'),
-    q: z.string().min(1).optional().describe('Same as query.'),
+    query: z.string().min(1).optional().describe('Text to search for (literal unless `regex`).'),
+    q: z.string().min(1).optional().describe('Same as `query`.'),
     ...scopeFields,
-    regex: flag('Treat the query as a regular expression.', false),
-    ignore_case: flag('Match case-insensitively.', false),
+    regex: cliHelp(z.boolean().default(false), 'Treat the query as a regular expression.'),
+    ignore_case: cliHelp(z.boolean().default(false), 'Match case-insensitively.'),
     limit: z.coerce
       .number()
       .int()
@@ -237,6 +244,9 @@ export const workspaceGrep = defineOp({
         `${r.matches.length} match(es)${r.truncated ? ` (limit ${r.limit} reached)` : ''} in ${r.repos_searched} repos [${r.backend}]`,
       ].join('\n'),
   },
-  mcp: { tool: 'hub_workspace_search' },
+  mcp: {
+    tool: 'hub_workspace_search',
+    when: 'Use when looking for text in files.',
+  },
   http: [{ method: 'GET', route: '/v2/workspace/grep', input: 'query' }],
 });

@@ -2,7 +2,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { MANIFEST_FILENAME } from '../model/index.js';
-import { findPackageRoot, type InitResult, initManifest } from '../workspace/index.js';
+import {
+  type CheckoutOrigin,
+  findPackageRoot,
+  type InitResult,
+  initManifest,
+  publicCloneUrl,
+  readOrigins,
+} from '../workspace/index.js';
 import { PACKAGE_NAME } from './build-info.js';
 import { table, withFooter } from './format.js';
 import { checkManifest } from './manifest-check.js';
@@ -12,7 +19,7 @@ import { checkScope, scopeFields } from './scope.js';
 
 export const workspaceRepoList = defineOp({
   id: 'workspace.repo.list',
-  summary: 'List the repositories of the workspace as slim rows (project, repo, path, url, exists, tags).',
+  summary: 'List repositories as slim rows (project, repo, path, url, exists, tags).',
   description:
     'Repositories in manifest order (projects, then their repositories as declared), a page at a time: --limit ' +
     'and --offset; total counts every match and next_offset names the next page (null on the last).',
@@ -53,15 +60,36 @@ export const workspaceRepoList = defineOp({
         pageFooter(r.repos.length, r, 'repositories'),
       ),
   },
-  mcp: { tool: 'hub_workspace_repos_list' },
+  mcp: { tool: 'hub_workspace_repos_list', when: 'Use when paging through repositories.' },
   http: [{ method: 'GET', route: '/v2/workspace/repos', input: 'query' }],
 });
+
+/**
+ * The origins `hub init` may write: credentials taken out, and only over a transport hub clones with (never a
+ * remote helper such as ext::, nor plain http).
+ */
+async function checkoutOrigins(dirs: string[]): Promise<Map<string, CheckoutOrigin>> {
+  // Loaded here: `workspace repo list` shares this module and needs neither.
+  const [{ providerOf, urlKey }, { transportOf }] = await Promise.all([
+    import('../graph/index.js'),
+    import('../sync/index.js'),
+  ]);
+  const out = new Map<string, CheckoutOrigin>();
+  for (const [dir, raw] of await readOrigins(dirs)) {
+    const url = publicCloneUrl(raw);
+    if (url && transportOf(url)) out.set(dir, { url, provider: providerOf(urlKey(url)) });
+  }
+  return out;
+}
 
 export const init = defineOp({
   id: 'init',
   summary:
     'Create .hub.yml here (finding git repositories below); an existing manifest is left alone unless --force.',
   description:
+    'Each checkout with an origin (https, ssh, git or file; credentials left out) is listed by its url when it ' +
+    'sits at <project>/<name> (where a url-only repository checks out), else by its path with the origin kept ' +
+    'as source provenance. ' +
     'A manifest `hub config validate` accepts: exit 0, already initialized, unchanged. One with problems: exit 1 ' +
     'listing them, unchanged. --force replaces either after copying it to .hub.yml.bak-<UTC time> beside it ' +
     '(blocked in agent mode: remove the file first). The first line names the JSON Schema only when the file is ' +
@@ -81,10 +109,11 @@ export const init = defineOp({
   }),
   gate: 'none',
   attributes: WRITES,
-  handler: (ctx, input): InitResult => {
+  handler: async (ctx, input): Promise<InitResult> => {
     const path = ctx.definition ? resolve(ctx.cwd, ctx.definition) : join(ctx.cwd, MANIFEST_FILENAME);
     const pkg = findPackageRoot(dirname(fileURLToPath(import.meta.url)), PACKAGE_NAME);
-    return initManifest(path, {
+    return await initManifest(path, {
+      origins: checkoutOrigins,
       kind: input.kind ?? 'workspace',
       force: Boolean(input.force),
       agentMode: ctx.agentMode,

@@ -17,6 +17,7 @@ import {
   type WorktreeView,
 } from '../acl/index.js';
 import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -79,8 +80,7 @@ const outcomeLine = (o: WorktreeOutcome) => {
 
 export const worktreeCreate = defineOp({
   id: 'worktree.create',
-  summary:
-    'Create a git worktree of a repository for an agent and task, on an existing branch (or one started at --base).',
+  summary: 'Create a git worktree for an agent and task on a branch (new ones start at `base`).',
   description:
     'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. The branch must exist ' +
     'unless --base names a commit to start it from; a branch checked out in another worktree is refused (409). ' +
@@ -90,12 +90,11 @@ export const worktreeCreate = defineOp({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
-    branch: z.string().min(1).describe('Branch to check out (it must exist unless base is given).'),
-    base: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Commit to start the branch from when it does not exist yet.'),
+    branch: z.string().min(1).describe('Branch to check out; it must exist unless `base` is given.'),
+    base: cliHelp(
+      z.string().min(1).optional(),
+      'Commit to start the branch from when it does not exist yet.',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -115,14 +114,14 @@ export const worktreeCreate = defineOp({
       return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${hook}`;
     },
   },
-  mcp: { tool: 'hub_worktree_create' },
+  mcp: { tool: 'hub_worktree_create', when: 'Use when a task needs its own checkout.' },
   http: [{ method: 'POST', route: '/v3/ops/worktrees', input: 'body' }],
 });
 
 export const worktreeList = pagedList(
   defineOp({
     id: 'worktree.list',
-    summary: 'List recorded worktrees with where each stands: present, moved, missing, pruned or elsewhere.',
+    summary: 'List recorded worktrees: present, moved, missing, pruned or elsewhere.',
     description:
       "The state is judged from git's own files (a worktree moved with git worktree move shows its new path as " +
       'current_path); listing never writes.',
@@ -137,7 +136,10 @@ export const worktreeList = pagedList(
       }),
     }),
     cli: { command: 'worktree list', human: (r) => viewRows(r.worktrees) || 'no worktrees' },
-    mcp: { tool: 'hub_worktree_list' },
+    mcp: {
+      tool: 'hub_worktree_list',
+      when: 'Use when looking for worktrees.',
+    },
     http: [{ method: 'GET', route: '/v3/ops/worktrees', input: 'query' }],
   }),
   { key: 'worktrees', noun: 'Worktrees', order: 'by path' },
@@ -145,15 +147,12 @@ export const worktreeList = pagedList(
 
 export const worktreeAdopt = defineOp({
   id: 'worktree.adopt',
-  summary: 'Record an existing linked worktree of a repository (made without hub) for an agent and task.',
+  summary: 'Record a linked worktree made without hub, for an agent and task.',
   description:
     "The folder must be the top of a linked worktree whose git common dir is the repository's, inside the " +
     'workspace (or a folder allowed by trusted config); the main checkout is refused.',
   input: z.strictObject({
-    path: z
-      .string()
-      .min(1)
-      .describe('Folder of the worktree (relative: to the working directory on the CLI).'),
+    path: z.string().min(1).describe('Worktree folder, relative to the workspace (CLI: the working folder).'),
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
@@ -173,25 +172,24 @@ export const worktreeAdopt = defineOp({
     human: (r) =>
       `${r.adopted ? 'adopted' : 'already recorded:'} worktree ${r.worktree.id} at ${r.worktree.path}`,
   },
-  mcp: { tool: 'hub_worktree_adopt' },
+  mcp: { tool: 'hub_worktree_adopt', when: 'Use when such a worktree should be tracked.' },
   http: [{ method: 'POST', route: '/v3/ops/worktrees/adopt', input: 'body' }],
 });
 
 const forceField = z
   .boolean()
   .default(false)
-  .describe('Remove even with uncommitted changes, untracked files or unpushed commits.');
+  .describe('Remove despite uncommitted, untracked or unpushed work.');
 
 export const worktreeDestroy = defineOp({
   id: 'worktree.destroy',
-  summary:
-    'Remove a worktree (git worktree remove) and its record; dirty, untracked or unpushed work refuses it unless --force.',
+  summary: 'Remove a worktree and its record; dirty or unpushed work needs `force`.',
   description:
     'Name it by --id, --path, or --agent-id and --task-id (with --repository when several repositories match). ' +
     "A refusal (409) lists each reason; git's own refusal is reported, never worked around.",
   input: z.strictObject({
-    id: z.string().min(1).optional().describe('Worktree id (wt-...).'),
-    path: z.string().min(1).optional().describe('Folder of the worktree.'),
+    id: cliHelp(z.string().min(1).optional(), 'Worktree id (wt-...).'),
+    path: cliHelp(z.string().min(1).optional(), 'Folder of the worktree.'),
     ...optional,
     force: forceField,
   }),
@@ -214,20 +212,19 @@ export const worktreeDestroy = defineOp({
     );
   },
   cli: { command: 'worktree destroy', human: (r) => outcomeLine(r) },
-  mcp: { tool: 'hub_worktree_destroy' },
+  mcp: { tool: 'hub_worktree_destroy', when: "Use when a task's worktree is done with." },
   http: [{ method: 'POST', route: '/v3/ops/worktrees/destroy', input: 'body' }],
 });
 
 export const worktreeGc = defineOp({
   id: 'worktree.gc',
-  summary:
-    'Remove stale worktrees of this machine: released or expired records, agents no longer live, folders gone.',
+  summary: "Remove this machine's stale worktrees (released, expired, dead agents, folders gone).",
   description:
     'Worktrees with uncommitted changes, untracked non-ignored files or unpushed commits are skipped, each with ' +
     'its reasons, unless --force; --dry-run only reports (would_remove, would_prune, skipped).',
   input: z.strictObject({
     repository: aclFields.repository.optional(),
-    dry_run: z.boolean().default(false).describe('Only report what would be removed; change nothing.'),
+    dry_run: cliHelp(z.boolean().default(false), 'Only report what would be removed; change nothing.'),
     force: forceField,
   }),
   gate: 'active',
@@ -246,6 +243,6 @@ export const worktreeGc = defineOp({
         ...r.results.map(outcomeLine),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_worktree_gc' },
+  mcp: { tool: 'hub_worktree_gc', when: 'Use when old worktrees pile up.' },
   http: [{ method: 'POST', route: '/v3/ops/worktrees/gc', input: 'body' }],
 });

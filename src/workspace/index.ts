@@ -42,7 +42,7 @@ export {
   type RepoManifestOptions,
   safeName,
 } from './import-repo-manifest.js';
-export { type InitResult, initManifest } from './init-manifest.js';
+export { type CheckoutOrigin, type InitResult, initManifest } from './init-manifest.js';
 export {
   detectInstallChannel,
   findPackageRoot,
@@ -60,6 +60,7 @@ export {
   workspaceList,
 } from './list.js';
 export { editorArgv, launchEditor, managedRepoAt } from './open-repo.js';
+export { originParts, publicCloneUrl, readOrigins } from './origins.js';
 export {
   type RepoMatch,
   type RepoResolveInput,

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { backupFileSync, isInside, RefusedError, writeFileAtomicSync } from '../infra/index.js';
 import { yaml } from '../model/index.js';
-import { discoverRepos } from './discover.js';
+import { type DiscoveredRepo, discoverRepos } from './discover.js';
+import { originParts } from './origins.js';
 
 export interface InitResult {
   path: string;
@@ -35,6 +36,38 @@ export interface InitOptions {
   problems: (path: string) => InitProblem[];
   /** The installed package's `schemas/hub.manifest.schema.json`, when found. */
   installedSchema?: string;
+  /**
+   * The origin of each checkout (absolute folder -> a clone URL fit to write, and its provider: github, gitlab,
+   * a host, or local for a path or file URL); folders without one are left out.
+   */
+  origins?: (dirs: string[]) => Promise<Map<string, CheckoutOrigin>>;
+}
+
+export interface CheckoutOrigin {
+  url: string;
+  provider: string;
+}
+
+/**
+ * The manifest entry of a found checkout. A checkout with an origin that sits where a url-only repository checks
+ * out (`<project>/<name>` under the manifest) is written by its url: hub finds it there, and on another machine
+ * `project sync` clones it there. Elsewhere a repository has exactly one locator, its `path`, and a hosted origin
+ * is kept as `source` provenance (`<provider>://<namespace>/<repo>`).
+ */
+function entryOf(
+  root: string,
+  r: DiscoveredRepo,
+  origin: CheckoutOrigin | undefined,
+): Record<string, unknown> {
+  const dir = join(root, r.path);
+  if (!origin) return { name: r.name, path: r.path };
+  if (dir === join(root, r.project, r.name)) return { name: r.name, url: origin.url };
+  const parts = origin.provider === 'local' ? undefined : originParts(origin.url);
+  return {
+    name: r.name,
+    path: r.path,
+    ...(parts ? { source: { provider: origin.provider, ...parts } } : {}),
+  };
 }
 
 const SCHEMA_IN_MODULES = 'node_modules/hub-workspace/schemas/hub.manifest.schema.json';
@@ -51,11 +84,12 @@ function schemaFor(dir: string, installed: string | undefined): string | null {
   return null;
 }
 
-function draftText(
+async function draftText(
   root: string,
   kind: 'workspace' | 'application',
   schema: string | null,
-): { text: string; repos: number } {
+  origins: InitOptions['origins'],
+): Promise<{ text: string; repos: number; urls: number }> {
   const first = schema ? `# yaml-language-server: $schema=${schema}\n` : '';
   const name =
     basename(root)
@@ -66,13 +100,20 @@ function draftText(
     return {
       text: `${first}# Application manifest: list this app's parts under paths[] (see \`hub config example\`).\n${body}`,
       repos: 0,
+      urls: 0,
     };
   }
   const found = discoverRepos(root);
-  const projects = new Map<string, Array<{ name: string; path: string }>>();
+  const known = origins ? await origins(found.map((r) => join(root, r.path))) : new Map();
+  const projects = new Map<string, Array<Record<string, unknown>>>();
+  let urls = 0;
   for (const r of found) {
     const list = projects.get(r.project) ?? [];
-    if (!list.some((x) => x.name === r.name)) list.push({ name: r.name, path: r.path });
+    if (!list.some((x) => x.name === r.name)) {
+      const entry = entryOf(root, r, known.get(join(root, r.path)));
+      if (entry.url) urls++;
+      list.push(entry);
+    }
     projects.set(r.project, list);
   }
   const body = yaml().stringify({
@@ -84,8 +125,12 @@ function draftText(
           : [{ name: 'default', repos: [] }],
     },
   });
-  const header = `${first}# Created by \`hub init\`: ${found.length} git repositories found. Add components with \`hub component detect --apply\`.\n`;
-  return { text: header + body, repos: found.length };
+  const header =
+    `${first}# Created by \`hub init\`: ${found.length} git repositories found. Add components with \`hub component detect --apply\`.\n` +
+    (urls > 0
+      ? '# A repository with an origin that sits at <project>/<name> is listed by its url: hub finds the checkout there.\n'
+      : '');
+  return { text: header + body, repos: found.length, urls };
 }
 
 /**
@@ -93,7 +138,7 @@ function draftText(
  * one with problems is refused with the problems listed. `force` replaces either, after copying it to
  * `<manifest>.bak-<UTC time>` beside it; never in agent mode, where the file must be removed first.
  */
-export function initManifest(path: string, opts: InitOptions): InitResult {
+export async function initManifest(path: string, opts: InitOptions): Promise<InitResult> {
   let backup: string | null = null;
   if (existsSync(path)) {
     if (opts.agentMode && opts.force) {
@@ -131,7 +176,7 @@ export function initManifest(path: string, opts: InitOptions): InitResult {
   }
   const dir = dirname(path);
   const schema = schemaFor(dir, opts.installedSchema);
-  const { text, repos } = draftText(dir, opts.kind, schema);
+  const { text, repos } = await draftText(dir, opts.kind, schema, opts.origins);
   writeFileAtomicSync(path, text);
   return {
     path,

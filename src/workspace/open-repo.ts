@@ -1,13 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { type Catalog, type CatalogRepo, type Checkouts, checkoutsOf } from '../catalog/index.js';
-import {
-  childProcess,
-  HubError,
-  RefusedError,
-  realpathOrUndefined,
-  ValidationError,
-} from '../infra/index.js';
+import { childProcess, RefusedError, realpathOrUndefined, ValidationError } from '../infra/index.js';
 
 /**
  * The managed repository whose checkout is exactly `path`, compared by real path (so `..`, symlinks and a
@@ -59,12 +53,14 @@ export function editorArgv(editor: string): string[] {
 
 /**
  * Starts the editor on `dir` as a detached process without a shell, and resolves once it has started (the editor
- * keeps running on its own). A program that cannot start is an error naming it.
+ * keeps running on its own). A program that cannot start is the user's setting, not a fault of hub: a refusal
+ * (409) naming `config.editor`, the program, and `configFile`, where the user's own setting goes.
  */
 export function launchEditor(
   editor: string,
   dir: string,
   env: Readonly<Record<string, string | undefined>>,
+  opts: { configFile?: string } = {},
 ): Promise<{ command: string; args: string[]; pid: number | undefined }> {
   const [command, ...rest] = editorArgv(editor);
   const args = [...rest, dir];
@@ -77,20 +73,38 @@ export function launchEditor(
       env: env as NodeJS.ProcessEnv,
     });
     child.once('error', (err: NodeJS.ErrnoException) => {
-      reject(
-        new HubError(
-          'internal',
-          `cannot run editor '${command}': ${err.code ?? err.message}; set config.editor`,
-          {
-            editor: command,
-            rule: 'editor_runs',
-          },
-        ),
-      );
+      reject(editorRefusal(command!, err, opts.configFile));
     });
     child.once('spawn', () => {
       child.unref();
       resolvePromise({ command: command!, args, pid: child.pid });
     });
   });
+}
+
+function editorRefusal(
+  command: string,
+  err: NodeJS.ErrnoException,
+  configFile: string | undefined,
+): RefusedError {
+  const missing = err.code === 'ENOENT';
+  const why = missing
+    ? isAbsolute(command)
+      ? 'no such program'
+      : 'not installed, or not on the PATH of the hub process'
+    : `it cannot be run (${err.code ?? err.message})`;
+  const where = configFile ? ` in ${configFile}` : ' in your user config';
+  return new RefusedError(
+    `cannot run the editor '${command}' (config.editor): ${why}. Set config.editor${where} to your editor's ` +
+      'command (cursor, zed, a full path...; a hub.config.yaml in the workspace may not set it), or use the ' +
+      'editor links (vscode://, cursor://, zed://, idea://...), which need no config.editor',
+    {
+      field: 'config.editor',
+      editor: command,
+      ...(configFile ? { config_file: configFile } : {}),
+      errno: err.code ?? null,
+      rule: missing ? 'editor_installed' : 'editor_runs',
+    },
+    409,
+  );
 }

@@ -88,8 +88,12 @@ export interface BrowserUi {
   allowConsole(...patterns: RegExp[]): void;
   /** Issues collected so far in the current test. */
   issues(): readonly ConsoleIssue[];
-  /** Another server (own process) on `root`, closed with the file's browser. */
-  startServer(opts?: { root?: string; env?: Record<string, string> }): Promise<SpawnedServer>;
+  /** Another server (own process) on `root`, with extra `web serve` arguments, closed with the file's browser. */
+  startServer(opts?: {
+    root?: string;
+    env?: Record<string, string>;
+    args?: string[];
+  }): Promise<SpawnedServer>;
 }
 
 /** Registers beforeAll/afterEach/afterAll hooks: one browser and one server for the file. */
@@ -187,7 +191,7 @@ export function useBrowser(opts: BrowserOptions = {}): BrowserUi {
       return collected;
     },
     async startServer(o = {}) {
-      const s = await spawnWebServer(o.root ?? root, { env: o.env });
+      const s = await spawnWebServer(o.root ?? root, { env: o.env, args: o.args });
       extraServers.push(s);
       return s;
     },

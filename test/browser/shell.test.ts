@@ -1,9 +1,10 @@
 // The UI shell in a real Chromium against a real `hub web serve` on the demo workspace: every page route, the
 // keyboard, both themes, and the token flow of a token-protected server.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { createTempDir, removeTempDir } from '../fixtures/index.js';
 import { call } from '../http-server.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
@@ -212,5 +213,54 @@ describeBrowser('UI shell', () => {
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((h) => h === `Bearer ${TOKEN}`)).toBe(true);
     expect(await linked.getByRole('heading', { name: 'This hub server needs its token' }).count()).toBe(0);
+  });
+
+  it('signs in from the link `web serve --open` hands the opener: a one-time code, never the token', async () => {
+    const TOKEN = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
+    // The desktop's opener is a script that records its argv, as `ps` would show it to every local user.
+    const bin = createTempDir('hub-ui-opener-');
+    const argvFile = join(bin, 'argv.txt');
+    writeFileSync(
+      join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}.tmp' && mv '${argvFile}.tmp' '${argvFile}'\n`,
+    );
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    try {
+      const server = await ui.startServer({
+        env: { HUB_SERVER_TOKEN: TOKEN, PATH: `${bin}:${process.env.PATH}` },
+        args: ['--open'],
+      });
+      await expect.poll(() => existsSync(argvFile), { timeout: 60_000 }).toBe(true);
+      const argv = readFileSync(argvFile, 'utf8').split('\n').filter(Boolean);
+      expect(argv).toHaveLength(1);
+      expect(argv[0]).not.toContain(TOKEN);
+      expect(argv[0]).toMatch(new RegExp(`^${server.base}/#login=[A-Za-z0-9_-]{43}$`));
+
+      const page = await ui.open(argv[0]!);
+      const calls: Array<string | undefined> = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/v3/ops')) calls.push(r.headers().authorization);
+      });
+      await settled(page, 'Workspace');
+      await page.getByRole('cell', { name: 'platform/identity' }).waitFor();
+      expect(page.url()).not.toContain('login=');
+      expect(await page.evaluate(() => sessionStorage.getItem('hub.token'))).toBe(TOKEN);
+      expect(await page.getByRole('heading', { name: 'This hub server needs its token' }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Console' }).click();
+      await settled(page, 'Console');
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.every((h) => h === `Bearer ${TOKEN}`)).toBe(true);
+
+      // The same link a second time (another tab, or another user who read it first): it signs in no one.
+      ui.allowConsole(/status of 401/);
+      const again = await ui.open(argv[0]!);
+      await again.getByRole('heading', { name: 'This hub server needs its token' }).waitFor();
+      await again.getByText('This sign-in link was already used.').waitFor();
+      expect(await again.evaluate(() => sessionStorage.getItem('hub.token'))).toBeNull();
+      expect(again.url()).not.toContain('login=');
+      await ui.screenshot(again, 'shell-sign-in-link-used');
+    } finally {
+      removeTempDir(bin);
+    }
   });
 });

@@ -148,18 +148,24 @@ describeBrowser('Workspace page', () => {
     await ui.screenshot(page, 'workspace-explorer');
   });
 
-  it('shows the error of an open that fails (an editor that does not exist), with its code', async () => {
+  it('shows why an open fails (an editor that is not installed): config.editor, where to set it, the editor links', async () => {
     const other = createTempDir('hub-ui-bad-editor-');
     try {
       writeFileSync(join(other, 'config.yml'), 'config:\n  editor: /nonexistent/editor-binary\n');
       const server = await ui.startServer({ env: { HUB_CONFIG_DIR: other } });
-      ui.allowConsole(/status of 500/);
+      ui.allowConsole(/status of 409/);
       const page = await ui.open(`${server.base}/workspace/explorer?repo=platform%2Fgateway`);
       await settled(page);
       await page.getByRole('button', { name: 'Open in configured editor' }).click();
       const status = page.getByRole('status').filter({ hasText: 'Could not open' });
       await status.waitFor();
-      expect(await status.textContent()).toMatch(/internal.*\/nonexistent\/editor-binary/);
+      const text = (await status.textContent()) ?? '';
+      expect(text).not.toContain('internal');
+      expect(text).toMatch(/refused.*\/nonexistent\/editor-binary/);
+      expect(text).toContain('config.editor');
+      expect(text).toContain(join(other, 'config.yml'));
+      expect(text).toMatch(/editor link.*VS Code.*Zed/);
+      await ui.screenshot(page, 'workspace-open-editor-missing');
     } finally {
       removeTempDir(other);
     }

@@ -73,6 +73,63 @@ describe('checkGlob: refusals name the field, the value and the rule', () => {
     expect(err.message).toContain(rule);
   });
 
+  it.each([
+    // Every alternative of braces (nested too), of groups and extglobs, and one-character classes, is held to the
+    // rules of a plain pattern (issue 25): `/etc/**` is refused, so is `{/etc,src}/**`.
+    ['{/etc,src}/**', 'relative'],
+    ['{src,{a,/etc}}/**', 'relative'],
+    ['{a,}/b', 'relative'],
+    ['{,/}etc/**', 'relative'],
+    ['{C:,x}/y', 'relative'],
+    ['{C..D}:/x', 'relative'],
+    ['@(/etc|src)/**', 'relative'],
+    ['(/etc|a)/x', 'relative'],
+    ['?(/)etc', 'relative'],
+    ['*(/)etc', 'relative'],
+    ['[/]etc/**', 'relative'],
+    ['{a,(b|/c)}', 'relative'],
+    ['a/.{.,x}/b', 'no_parent_segments'],
+    ['@(..|src)/x', 'no_parent_segments'],
+    ['(..|a)/x', 'no_parent_segments'],
+    ['a/+(.)/b', 'no_parent_segments'],
+    ['a/*(.)/b', 'no_parent_segments'],
+    ['a/.@(.)/b', 'no_parent_segments'],
+    ['[.][.]/x', 'no_parent_segments'],
+    ['a/[.]./b', 'no_parent_segments'],
+    [`{x,/y}${'{a,b}'.repeat(13)}`, 'relative'],
+    ['+(+(+(+(+(a|.)))))/x', 'no_parent_segments'],
+  ])('%j: an alternative breaks a rule of a plain pattern (%s)', (input, rule) => {
+    const err = refusal(() => checkGlob(input, 'patterns[0]'));
+    expect(err.details).toMatchObject({ field: 'patterns[0]', value: input, rule });
+    expect(err.message).toContain(rule);
+    // The alternative is named when the expansions are few enough to list.
+    const many = input.startsWith('{x,/y}{a,b}') || input.startsWith('+(+(');
+    expect(err.message).toMatch(many ? /one of its alternatives/ : /its alternative "/);
+  });
+
+  it.each([
+    '{a,b}/**',
+    '**/*.{ts,tsx}',
+    '@(src|lib)/**',
+    '*(a|b).txt',
+    'src/{,lib/}x',
+    '.{a,b}rc',
+    '[.]env',
+    '{a}/x',
+    '{src,{lib,test}}/**/*.{js,{m,c}js}',
+    `${'{a,b}'.repeat(12)}`,
+    `${'{a,b}'.repeat(20)}`,
+    '+(+(+(+(+(a|b)))))/**',
+    '{!src,b}/**',
+    '@(!)important',
+    '{,a}',
+    '*(a)',
+    '[!b][!b]/x',
+    '??/x',
+  ])('%j: alternatives within the rules are accepted', (input) => {
+    expect(checkGlob(input)).toBe(input);
+  });
+
   it('refuses a pattern over the length limit and accepts one at it', () => {
     const at = 'a'.repeat(GLOB_LIMITS.maxLength);
     expect(checkGlob(at)).toBe(at);

@@ -1,3 +1,4 @@
+import { checkAlternatives } from './alternatives.js';
 import { GLOB_LIMITS } from './options.js';
 import { globRefusal } from './refuse.js';
 
@@ -5,6 +6,7 @@ import { globRefusal } from './refuse.js';
  * The textual rules of a claim pattern, and its normal form. Spelling that never changes which real path is meant
  * is normalized: a leading `./`, `.` segments and `//` go (no file path holds them); a trailing `/` means the
  * directory and everything under it (`src/` -> `src/**`). Anything whose meaning would be a guess is refused.
+ * The rules hold for every alternative of its braces and groups too (alternatives.ts).
  */
 export function normalizeGlob(pattern: unknown, field: string): string {
   if (typeof pattern !== 'string') {
@@ -81,6 +83,7 @@ export function normalizeGlob(pattern: unknown, field: string): string {
     );
   }
   checkBraceRanges(normalized, field, pattern);
+  checkAlternatives(normalized, field, pattern);
   return normalized;
 }
 

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ParseError } from 'jsonc-parser';
+import { jsonNestingViolation, nestingMessage } from '../../infra/index.js';
 import { insertProperty, type JsonStyle } from './json-insert.js';
 import { jsonc } from './jsonc-lib.js';
 import {
@@ -48,6 +49,9 @@ export function mergeJson(text: string | null, edit: EntryEdit): MergeOutcome {
       kind: 'merged',
       text: `${JSON.stringify({ [edit.rootKey]: { [edit.name]: edit.entry } }, null, 2)}\n`,
     };
+  // jsonc-parser recurses per level: a file nested thousands deep would overflow the stack.
+  const deep = jsonNestingViolation(text);
+  if (deep) return { kind: 'unparsable', rule: 'max_depth', reason: nestingMessage(deep) };
   const { parse, printParseErrorCode } = jsonc();
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, PARSE_OPTIONS);

@@ -1,6 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse, patch, stringify } from '@decimalturn/toml-patch';
+import { nestingMessage, tomlNestingViolation } from '../../infra/index.js';
 import { type EntryEdit, isRecord, judgeEntry, type MergeOutcome, toPlain, withEntry } from './mcp-merge.js';
+
+/** Largest TOML file merged into (toml-patch parses about a MiB a second). */
+export const MAX_TOML_BYTES = 1024 * 1024;
 
 /** Server tables as sections (`[mcp_servers.hub]`), their `env` as an inline table, arrays as Codex writes them. */
 const FORMAT = { inlineTableStart: 2, trailingComma: false, bracketSpacing: false };
@@ -32,6 +36,16 @@ function parseToml(text: string): { ok: true; data: unknown } | { ok: false; rea
  */
 export function mergeToml(text: string | null, edit: EntryEdit): MergeOutcome {
   if (text === null) return { kind: 'merged', text: section(edit) };
+  // toml-patch recurses per array or inline table, and spends time on every dotted-key part and every line: a
+  // Codex config.toml is a few KiB, so past a MiB (or past the nesting and key-part bounds) it is not parsed.
+  if (Buffer.byteLength(text, 'utf8') > MAX_TOML_BYTES)
+    return {
+      kind: 'unparsable',
+      rule: 'max_size',
+      reason: `it is larger than the limit of ${MAX_TOML_BYTES / 1024 / 1024} MiB for a TOML configuration file (max_size)`,
+    };
+  const deep = tomlNestingViolation(text);
+  if (deep) return { kind: 'unparsable', rule: deep.rule, reason: nestingMessage(deep) };
   const parsed = parseToml(text);
   if (!parsed.ok) return { kind: 'unparsable', reason: parsed.reason };
   const data = parsed.data;

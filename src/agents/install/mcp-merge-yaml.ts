@@ -1,5 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { renderKeepingSource, snapshotYaml, YAML_LIMITS, yaml } from '../../model/index.js';
+import {
+  renderKeepingSource,
+  snapshotYaml,
+  YAML_LIMITS,
+  yaml,
+  yamlLimitsFor,
+  yamlStructureViolation,
+} from '../../model/index.js';
 import { type EntryEdit, isRecord, judgeEntry, type MergeOutcome, withEntry } from './mcp-merge.js';
 
 const TO_JS = { maxAliasCount: YAML_LIMITS.maxAliasCount };
@@ -14,6 +21,9 @@ export function mergeYaml(text: string | null, edit: EntryEdit): MergeOutcome {
   const Y = yaml();
   if (text === null)
     return { kind: 'merged', text: Y.stringify({ [edit.rootKey]: { [edit.name]: edit.entry } }) };
+  // The composer recurses per level: nesting (and size) is refused before it runs.
+  const bad = yamlStructureViolation(text, yamlLimitsFor(text.length));
+  if (bad) return { kind: 'unparsable', rule: bad.rule, reason: bad.reason };
   const doc = Y.parseDocument(text, { uniqueKeys: true });
   const err = doc.errors[0];
   if (err) {

@@ -187,3 +187,50 @@ model = "o4-mini"
     expect(mergeServerEntry('toml', 'mcp_servers = 3\n', edit('mcp_servers')).kind).toBe('unparsable');
   });
 });
+
+describe('files nested past the limit (issue 25)', () => {
+  const n = 100_000;
+  const refused = (format: 'json' | 'toml' | 'yaml', text: string, rootKey: string) => {
+    const out = mergeServerEntry(format, text, edit(rootKey));
+    expect(out).toMatchObject({
+      kind: 'unparsable',
+      rule: 'max_depth',
+      reason: expect.stringMatching(
+        /^nests deeper than the limit of 128 levels at line \d+(, column \d+)? \(max_depth\)$/,
+      ),
+    });
+  };
+
+  it('JSON and JSONC nested 100,000 deep are refused, never parsed', () => {
+    refused('json', `{"mcpServers": {}, "a": ${'['.repeat(n)}${']'.repeat(n)}}`, 'mcpServers');
+    refused('json', `// c\n{"servers": ${'{"a": '.repeat(n)}1${'}'.repeat(n)}}`, 'servers');
+    // The same at a depth a real file has is fine.
+    expect(mergeServerEntry('json', `{"a": ${'['.repeat(20)}${']'.repeat(20)}}`, edit('mcp')).kind).toBe(
+      'merged',
+    );
+  });
+
+  it('TOML nested by arrays, inline tables, dotted keys or headers is refused, never parsed', () => {
+    refused('toml', `a = ${'['.repeat(n)}${']'.repeat(n)}\n`, 'mcp_servers');
+    refused('toml', `a = ${'{b = '.repeat(n)}1${'}'.repeat(n)}\n`, 'mcp_servers');
+    refused('toml', `a${'.b'.repeat(10_000)} = 1\n`, 'mcp_servers');
+    refused('toml', `[a${'.b'.repeat(10_000)}]\n`, 'mcp_servers');
+  });
+
+  it('a TOML file over 1 MiB, or of more than 50,000 dotted-key parts, is refused, never parsed', () => {
+    const big = `a = "${'x'.repeat(1024 * 1024)}"\n`;
+    expect(mergeServerEntry('toml', big, edit('mcp_servers'))).toMatchObject({
+      kind: 'unparsable',
+      rule: 'max_size',
+    });
+    const parts = Array.from({ length: 12_501 }, (_, i) => `k${i}.a.b.c.d = 1`).join('\n');
+    expect(mergeServerEntry('toml', parts, edit('mcp_servers'))).toMatchObject({
+      kind: 'unparsable',
+      rule: 'max_key_parts',
+    });
+  });
+
+  it('YAML nested 100,000 deep is refused, never parsed', () => {
+    refused('yaml', `a: ${'['.repeat(n)}${']'.repeat(n)}\n`, 'mcp_servers');
+  });
+});

@@ -12,8 +12,11 @@ export type MergeOutcome =
   | { kind: 'merged'; text: string }
   /** An entry of that name exists with another value; `text` is what --force would write. */
   | { kind: 'differs'; existing: unknown; text: string }
-  /** The file is not valid in its format, or its root key is not a table of servers: never overwritten. */
-  | { kind: 'unparsable'; reason: string };
+  /**
+   * The file is not valid in its format, breaks a bound (`rule`: `max_depth`, ...) or its root key is not a table
+   * of servers: never overwritten.
+   */
+  | { kind: 'unparsable'; reason: string; rule?: string };
 
 export interface EntryEdit {
   /** The key holding the servers (`mcpServers`, `servers`, `mcp`, `mcp_servers`). */

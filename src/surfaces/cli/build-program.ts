@@ -80,10 +80,15 @@ function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fr
   const flags = `${short ? `-${short}, ` : ''}--${spec.flag}`;
   let opt: Option;
   if (spec.kind === 'boolean') {
-    opt =
-      spec.defaultValue === true
-        ? new Option(`--no-${spec.flag}`, spec.description)
-        : new Option(flags, spec.description);
+    // A field that defaults to true takes both words: `--<flag>` (the field's name, as the spec and the other
+    // surfaces spell it) and `--no-<flag>`. Absent, neither sets it and the schema's default applies. Its CLI help
+    // says what turning it off does, so it sits on `--no-<flag>`.
+    if (spec.defaultValue === true) {
+      cmd.addOption(new Option(flags, `Sets ${spec.field} to true (the default; see --no-${spec.flag}).`));
+      cmd.addOption(new Option(`--no-${spec.flag}`, spec.description));
+      return;
+    }
+    opt = new Option(flags, spec.description);
   } else if (spec.kind === 'list') {
     opt = new Option(`${flags} <value...>`, `${spec.description} (repeatable)`);
   } else {
@@ -103,7 +108,20 @@ function addOption(cmd: Command, spec: OptionSpec, short: string | undefined, fr
 export function commandsFor(entries: CommandEntry[], argv: string[]): CommandEntry[] {
   const word = commandWord(argv);
   const chosen = word ? entries.filter((e) => e.command.split(' ', 1)[0] === word) : [];
-  return chosen.length > 0 ? chosen : entries;
+  if (chosen.length === 0) return entries;
+  // A leaf that is also a group (`graph`, above `graph neighbors`) would take the options both declare out of
+  // its subcommand's command line (commander reads a parent's options anywhere): when argv names a deeper leaf,
+  // the shallower one is built as a group only.
+  const words = argv.slice(argv.indexOf(word!));
+  const stop = words.findIndex((w) => w.startsWith('-'));
+  const named = ` ${(stop < 0 ? words : words.slice(0, stop)).join(' ')} `;
+  const leaf = chosen
+    .filter((e) => named.startsWith(` ${e.command} `))
+    .reduce<CommandEntry | undefined>(
+      (a, e) => (!a || e.command.length > a.command.length ? e : a),
+      undefined,
+    );
+  return leaf ? chosen.filter((e) => e === leaf || !leaf.command.startsWith(`${e.command} `)) : chosen;
 }
 
 function camel(flag: string): string {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CommandEntry, describeCommands } from '../../ops/index.js';
-import { buildProgram } from './build-program.js';
+import { buildProgram, commandsFor } from './build-program.js';
 import { fastParse } from './fast-parse.js';
 
 const ENTRIES = (await describeCommands()).commands;
@@ -10,7 +10,7 @@ const GLOBAL_KEYS = ['configPath', 'definition', 'appconfig', 'json'] as const;
 /** What commander makes of argv: the leaf's id, its input and the global options. */
 async function commanderParse(argv: string[]) {
   let got: { id: string; input: Record<string, unknown>; globals: Record<string, unknown> } | undefined;
-  const program = buildProgram(ENTRIES, '0.0.0', async ({ entry, input, command }) => {
+  const program = buildProgram(commandsFor(ENTRIES, argv), '0.0.0', async ({ entry, input, command }) => {
     const all = command.optsWithGlobals();
     const globals: Record<string, unknown> = {};
     for (const k of GLOBAL_KEYS) if (all[k] !== undefined) globals[k] = all[k];
@@ -25,7 +25,7 @@ const word = fc.stringMatching(/^[a-z0-9][a-z0-9._/]{0,11}$/);
 /** A plain command line for one entry: its required parts, some optional ones, globals before or after. */
 function plainArgv(entry: CommandEntry): fc.Arbitrary<string[]> {
   const optionTokens = entry.options
-    .filter((o) => o.kind !== 'list' && !(o.kind === 'boolean' && o.defaultValue === true))
+    .filter((o) => o.kind !== 'list')
     .map((o) => {
       const value: fc.Arbitrary<string[]> =
         o.kind === 'boolean'
@@ -135,10 +135,20 @@ describe('fastParse', () => {
     expect(fastParse(ENTRIES, argv as string[])).toBeUndefined();
   });
 
-  it('gives a --no-<flag> option its default, as commander does', async () => {
+  it('leaves a field that defaults to true unset when neither --<flag> nor --no-<flag> is given, as commander does', async () => {
     const argv = minimal(negatable);
+    const fast = fastParse(ENTRIES, argv);
+    expect(fast?.input).not.toHaveProperty(negated.field);
+    expect((await commanderParse(argv))?.input).toEqual(fast?.input);
+  });
+
+  it('takes --<flag> of a field that defaults to true, as commander does', async () => {
+    const argv = [...minimal(negatable), `--${negated.flag}`];
     const fast = fastParse(ENTRIES, argv);
     expect(fast?.input[negated.field]).toBe(true);
     expect((await commanderParse(argv))?.input).toEqual(fast?.input);
+    expect((await commanderParse([...minimal(negatable), `--no-${negated.flag}`]))?.input).toMatchObject({
+      [negated.field]: false,
+    });
   });
 });

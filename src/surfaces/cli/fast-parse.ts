@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { CommandEntry, OptionSpec } from '../../ops/index.js';
+import type { CommandEntry } from '../../ops/index.js';
 import { GLOBAL_VALUE_OPTIONS } from './command-word.js';
 import { type GlobalOptions, optionValue } from './option-value.js';
 
@@ -21,8 +21,6 @@ const GLOBALS: ParseOptions = {
 
 /** Words commander owns: help and version output, negations, the end of options. */
 const COMMANDER_ONLY = /^(-h|--help|-V|--version|--no-.*|--)$/;
-
-const negatable = (spec: OptionSpec) => spec.kind === 'boolean' && spec.defaultValue === true;
 
 /** The leaf command named by the words at the start of `argv` (after global options), and where its rest starts. */
 function leafAt(
@@ -65,14 +63,13 @@ export function fastParse(entries: CommandEntry[], argv: string[]): FastParse | 
   const { entry } = leaf;
   const options: ParseOptions = { ...GLOBALS };
   for (const spec of entry.options) {
-    // Repeatable options take several words in commander; negatable booleans only exist as --no-<flag>.
+    // Repeatable options take several words in commander; a --no-<flag> word bails above.
     if (spec.kind === 'list') {
       if (spec.required && !entry.stdinJson) return undefined;
       if (argv.includes(`--${spec.flag}`) || (spec.short && argv.includes(`-${spec.short}`)))
         return undefined;
       continue;
     }
-    if (negatable(spec)) continue;
     if (spec.flag in options) return undefined;
     options[spec.flag] = {
       type: spec.kind === 'boolean' ? 'boolean' : 'string',
@@ -99,11 +96,6 @@ export function fastParse(entries: CommandEntry[], argv: string[]): FastParse | 
   }
   for (const spec of entry.options) {
     if (spec.kind === 'list') continue;
-    // commander gives a --no-<flag> option the value true when it is absent (and the word bails above).
-    if (negatable(spec)) {
-      input[spec.field] = true;
-      continue;
-    }
     const v = values[spec.flag];
     if (v === undefined) {
       if (spec.required && !entry.stdinJson) return undefined;

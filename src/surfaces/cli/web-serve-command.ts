@@ -59,19 +59,23 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
     )
     .option('--root <dir>', 'Definition directory (its .hub.yml is served); default the current directory.')
     .option('--appconfig <file>', 'Application config file (default: hub.config.yaml lookup chain).')
-    .option('--host <addr>', 'Bind address; anything but loopback needs HUB_SERVER_TOKEN.', '127.0.0.1')
+    .option(
+      '--host <addr>',
+      'Bind address; anything but loopback needs HUB_SERVER_TOKEN of 32+ characters (openssl rand -hex 32).',
+      '127.0.0.1',
+    )
     .option('--port <n>', 'Port (default 8787, probing upward when busy; an explicit port must be free).')
     .addOption(
       new Option(
         '--open',
-        'Open the browser UI once listening (with the server token in the URL fragment when there is one).',
+        'Open the browser UI once listening (signed in with a one-time code when the server has a token).',
       ),
     )
     .addOption(new Option('--no-open', 'Do not open the browser (default).'))
     .option('--status-once', 'Bind, print one web_state=ready line, and exit.')
     .addHelpText(
       'after',
-      '\nWith a server token (HUB_SERVER_TOKEN or server.token) every /v2 and /v3 request needs\n' +
+      '\nWith a server token (HUB_SERVER_TOKEN, or server.token in your own config) every /v2 and /v3 request needs\n' +
         'Authorization: Bearer <token>; the UI files load without it and the UI asks for it (docs/ui.md).\n' +
         'Only Host headers naming loopback or server.allowed_hosts are served; see docs/http.md.',
     )
@@ -113,7 +117,8 @@ function addServe(program: Command, mode: 'web' | 'api'): void {
         writeErr(
           `hub: ${server.definition} does not exist yet: catalog routes answer 404 until \`hub init\``,
         );
-      if (flags.open) openBrowser(mode === 'web' ? browserUrl : url);
+      // Never the token on the opener's command line (every local user can read argv): a one-time sign-in code.
+      if (flags.open) openBrowser(mode === 'web' ? server.signInUrl(url) : url);
       await untilSignal();
       await server.close();
     });

@@ -21,6 +21,7 @@ import {
   MAX_CONNECTIONS,
   MAX_HEADER_BYTES,
 } from './limits.js';
+import { createLoginCodes, isLoginRequest, registerLoginRoute } from './login-codes.js';
 import { buildOpenApi } from './openapi.js';
 import {
   boundRoutes,
@@ -82,10 +83,16 @@ export interface HubServer {
   definition: string;
   tokenRequired: boolean;
   /**
-   * The address to open in a browser: `url` with `#token=<token>` when the server has a token. A fragment is
-   * never sent to a server; the UI moves it to sessionStorage and strips it from the address bar.
+   * The address to print for a person to open: `url` with `#token=<token>` when the server has a token. A fragment
+   * is never sent to a server; the UI moves it to sessionStorage and strips it from the address bar.
    */
   browserUrl(url: string): string;
+  /**
+   * The address to hand to another program (`--open`): `url` with `#login=<one-time code>` when the server has a
+   * token (web mode), which the UI trades for the token once; argv is readable by every local user, the code is
+   * useless once used or after LOGIN_CODE_TTL_MS.
+   */
+  signInUrl(url: string): string;
   openapi: Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -134,6 +141,45 @@ function hubErrorOf(err: unknown, bodyLimit: number): HubError {
   return new HubError('validation', `request: ${f.message ?? 'bad request'}`, details, status);
 }
 
+/** The shortest server token accepted for a bind beyond loopback: 32 characters (`openssl rand -hex 32` gives 64). */
+export const MIN_PUBLIC_TOKEN_LENGTH = 32;
+
+/**
+ * A bind beyond loopback needs a token, and one long enough that guessing it over the network is hopeless. The
+ * refusal names where the token came from and its length, never its value.
+ */
+function refuseUnguardedBind(
+  host: string,
+  token: string | undefined,
+  source: { fromEnv: boolean; file?: string },
+): void {
+  if (!isPublicBind(host)) return;
+  const make = 'make one with `openssl rand -hex 32`';
+  if (!token) {
+    throw new RefusedError(
+      `refusing to listen on ${host} without a server token: anyone who can reach it could call every route; set HUB_SERVER_TOKEN (or server.token in your user config or --appconfig file; ${make}), or bind 127.0.0.1`,
+      { host, rule: 'token_for_public_bind', variable: 'HUB_SERVER_TOKEN' },
+    );
+  }
+  if (token.length >= MIN_PUBLIC_TOKEN_LENGTH) return;
+  const where = source.fromEnv
+    ? { variable: 'HUB_SERVER_TOKEN' }
+    : { variable: 'HUB_SERVER_TOKEN', key: 'server.token', ...(source.file ? { file: source.file } : {}) };
+  const named = source.fromEnv
+    ? 'HUB_SERVER_TOKEN'
+    : `server.token${source.file ? ` in ${source.file}` : ''}`;
+  throw new RefusedError(
+    `refusing to listen on ${host} with a ${token.length}-character server token (${named}): a token that guards a bind beyond loopback must have at least ${MIN_PUBLIC_TOKEN_LENGTH} characters; ${make}, or bind 127.0.0.1`,
+    {
+      host,
+      rule: 'token_min_length',
+      min_length: MIN_PUBLIC_TOKEN_LENGTH,
+      length: token.length,
+      ...where,
+    },
+  );
+}
+
 /**
  * Builds the HTTP server of hub (not yet listening): routes from the registry's HTTP bindings for the mode's
  * route families, the whole-document state routes, the OpenAPI document, the UI (web mode), and the security
@@ -146,15 +192,14 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   const { dir, definition } = servedRoot(opts.root ?? '.', opts.cwd ?? process.cwd());
   const init = { cwd: dir, env, definition, appconfig: opts.appconfig, log };
   const base = createContext(init);
-  const config = base.appConfig().config;
+  const loaded = base.appConfig();
+  const config = loaded.config;
   const token = config.server.token || undefined;
   const host = opts.host ?? '127.0.0.1';
-  if (isPublicBind(host) && !token) {
-    throw new RefusedError(
-      `refusing to listen on ${host} without a server token: anyone who can reach it could call every route; set HUB_SERVER_TOKEN (or server.token in hub.config.yaml), or bind 127.0.0.1`,
-      { host, rule: 'token_for_public_bind', variable: 'HUB_SERVER_TOKEN' },
-    );
-  }
+  refuseUnguardedBind(host, token, {
+    fromEnv: loaded.overrides.includes('HUB_SERVER_TOKEN'),
+    file: loaded.trustedKeysFrom ?? loaded.path,
+  });
   const explicitHost = host !== '0.0.0.0' && host !== '::' && !isLoopbackHost(host) ? [host] : [];
   const ownStore = opts.store === undefined;
   const store = opts.store ?? base.store().store;
@@ -209,15 +254,22 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
   });
   // Before any route: the plugin's hooks apply to the routes registered after it.
   await registerCompression(app);
+  // Sign-in codes for `--open`: only where there is a UI to sign in to and a token to hand over.
+  const loginCodes = opts.mode === 'web' && token !== undefined ? createLoginCodes() : undefined;
   app.addHook(
     'onRequest',
     securityHook({
       token,
       allowedHosts: [...config.server.allowed_hosts, ...explicitHost],
-      // The UI's files (web mode) load without the token; every /v2 and /v3 call still needs it (docs/http.md).
-      publicRequest: opts.mode === 'web' ? isUiFileRequest : undefined,
+      // The UI's files (web mode) load without the token, and so does the sign-in exchange, whose code is its
+      // credential; every other /v2 and /v3 call still needs it (docs/http.md).
+      publicRequest:
+        opts.mode === 'web'
+          ? (req) => isUiFileRequest(req) || (loginCodes !== undefined && isLoginRequest(req))
+          : undefined,
     }),
   );
+  if (loginCodes) registerLoginRoute(app, { codes: loginCodes, token: token!, log });
 
   const families = ROUTE_FAMILIES[opts.mode];
   const routes = boundRoutes(opts.operations ?? (await loadOperations()), families);
@@ -267,6 +319,7 @@ export async function createHubServer(opts: HubServerOptions): Promise<HubServer
     definition,
     tokenRequired: token !== undefined,
     browserUrl: (url) => (token === undefined ? url : `${url}#token=${encodeURIComponent(token)}`),
+    signInUrl: (url) => (loginCodes === undefined ? url : `${url}#login=${loginCodes.issue()}`),
     openapi,
     async close() {
       await app.close();

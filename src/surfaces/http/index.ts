@@ -18,6 +18,7 @@ export {
   startHubServer,
   urlFor,
 } from './listen.js';
+export { createLoginCodes, LOGIN_CODE_TTL_MS, LOGIN_PATH, type LoginCodes } from './login-codes.js';
 export { buildOpenApi } from './openapi.js';
 export { hostAllowed, isLoopbackHost, originAllowed, tokenMatches } from './security.js';
 export { locateUiDir, PLACEHOLDER_HTML } from './static-ui.js';

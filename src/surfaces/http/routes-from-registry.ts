@@ -8,7 +8,7 @@ import {
   type OptionKind,
   optionsFromSchema,
 } from '../../ops/index.js';
-import { SSE_DEFAULTS, type SseOptions, sseHandler } from './sse.js';
+import { createOpenStreams, SSE_DEFAULTS, type SseOptions, sseHandler } from './sse.js';
 
 /** Builds the context of one request (shared store, cwd = the served root). */
 export type ContextFactory = () => OpContext;
@@ -177,7 +177,7 @@ export function registerOperationRoutes(
   sse: SseOptions = SSE_DEFAULTS,
 ): void {
   // Streams open on this server, across every streaming route.
-  const open = { count: 0 };
+  const open = createOpenStreams();
   for (const r of routes) {
     if (skip.has(routeKey(r.binding.method, r.binding.route))) continue;
     app.route({

@@ -82,6 +82,33 @@ export function originAllowed(origin: string | undefined, host: string | undefin
 }
 
 /**
+ * Whether a browser says the request comes from a page of another origin: an `Origin` that is not the request's
+ * own host, or `Sec-Fetch-Site` other than `same-origin` or `none` (typed by the user). A no-cors fetch carries no
+ * Origin but still carries Sec-Fetch-Site. Clients that are not browsers send neither and are not judged here.
+ */
+export function fromForeignPage(req: FastifyRequest): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return true;
+  return !originAllowed(req.headers.origin, req.headers.host);
+}
+
+/**
+ * Who a request counts against for per-client limits: the peer address, or, when the peer is this machine and
+ * names a client in `X-Forwarded-For` (a reverse proxy on the same host, as docs/deploy.md sets up), the address
+ * the proxy appended last. A browser page cannot set that header (it is not CORS-safelisted and no preflight is
+ * ever answered), and a local process could open connections of its own anyway.
+ */
+export function clientAddress(req: FastifyRequest): string {
+  const peer = req.socket?.remoteAddress ?? '';
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string' && isLoopbackHost(peer)) {
+    const last = forwarded.split(',').pop()?.trim();
+    if (last) return last.toLowerCase();
+  }
+  return peer;
+}
+
+/**
  * The onRequest hook: Host allow-list (DNS rebinding), bearer token (when configured), Origin on state-changing
  * methods (CSRF). Runs before the body is read, for every route including 404s and static files.
  */

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HubError } from '../../infra/index.js';
+import { HubError, RefusedError } from '../../infra/index.js';
 import { invoke, isOpStream } from '../../ops/index.js';
 import type { BoundRoute, ContextFactory, RouteHandler } from './routes-from-registry.js';
+import { clientAddress, fromForeignPage } from './security.js';
 
 /** Server-Sent Events settings of one server. */
 export interface SseOptions {
@@ -9,9 +10,27 @@ export interface SseOptions {
   heartbeatMs: number;
   /** Most streams open at once on one server; the next is answered 503 until one closes. */
   maxStreams: number;
+  /**
+   * Most streams one client (its address: clientAddress) holds at once, so no client takes every slot; the next is
+   * answered 429.
+   */
+  maxStreamsPerClient: number;
 }
 
-export const SSE_DEFAULTS: SseOptions = { heartbeatMs: 15_000, maxStreams: 32 };
+export const SSE_DEFAULTS: SseOptions = { heartbeatMs: 15_000, maxStreams: 32, maxStreamsPerClient: 8 };
+
+/** Streams open on one server, in all and per client. */
+export interface OpenStreams {
+  count: number;
+  byClient: Map<string, number>;
+}
+
+export function createOpenStreams(): OpenStreams {
+  return { count: 0, byClient: new Map() };
+}
+
+/** Seconds a client over its share of streams is told to wait (Retry-After). */
+const PER_CLIENT_RETRY_S = 10;
 
 /** How long a browser's EventSource waits before reconnecting (sent once as `retry:`). */
 const RETRY_MS = 3_000;
@@ -32,9 +51,17 @@ export function sseHandler(
   makeContext: ContextFactory,
   inputOf: (req: FastifyRequest) => Record<string, unknown>,
   opts: SseOptions,
-  open: { count: number },
+  open: OpenStreams,
 ): RouteHandler {
   return async (req: FastifyRequest, reply: FastifyReply) => {
+    // A stream only reads, so the CSRF rule of writes does not cover it; but a page of another origin could still
+    // hold every slot (and make the server poll the feed for each), so such a page gets none.
+    if (fromForeignPage(req)) {
+      throw new RefusedError(
+        `a page of another origin ('${req.headers.origin ?? req.headers['sec-fetch-site']}') may not open an event stream on this server`,
+        { header: 'Origin', value: req.headers.origin ?? null, rule: 'same_origin' },
+      );
+    }
     const input = inputOf(req);
     const last = req.headers['last-event-id'];
     if (typeof last === 'string' && last.trim() !== '') input.after = last.trim();
@@ -46,9 +73,21 @@ export function sseHandler(
         503,
       );
     }
+    const client = clientAddress(req);
+    if ((open.byClient.get(client) ?? 0) >= opts.maxStreamsPerClient) {
+      // 429: this client holds its share (the server may still have room for others); 503 is the server full.
+      reply.header('retry-after', String(PER_CLIENT_RETRY_S));
+      throw new HubError(
+        'refused',
+        `too many event streams are open from ${client} (at most ${opts.maxStreamsPerClient} per client): close one and retry`,
+        { rule: 'max_streams_per_client', limit: opts.maxStreamsPerClient, client },
+        429,
+      );
+    }
     const result = await invoke(route.op, makeContext(), input);
     if (!isOpStream(result)) throw new HubError('internal', `${route.op.id} did not return a stream`);
     open.count++;
+    open.byClient.set(client, (open.byClient.get(client) ?? 0) + 1);
     const stop = new AbortController();
     const res = reply.raw;
     reply.hijack();
@@ -71,6 +110,9 @@ export function sseHandler(
       stop.abort();
       clearInterval(idle);
       open.count--;
+      const left = (open.byClient.get(client) ?? 1) - 1;
+      if (left > 0) open.byClient.set(client, left);
+      else open.byClient.delete(client);
     };
     req.raw.on('close', finish);
     res.on('close', finish);

@@ -66,7 +66,9 @@ describe('FramedStdioTransport', () => {
     t.receive('Cat\n');
     t.receive('{"id":5,"foo":1}\n');
     t.receive(frame('{broken'));
+    // The body of a frame whose length cannot be read is that frame's, never a message of its own.
     t.receive('Content-Length: abc\r\n\r\n');
+    t.receive('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
     t.receive('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
     await new Promise((r) => setImmediate(r));
     expect(received).toEqual([
@@ -158,6 +160,107 @@ describe('FramedStdioTransport', () => {
       t.receive(after);
       expect(received).toEqual([{ jsonrpc: '2.0', id: 7, method: 'ping' }]);
       expect(answers().map((a) => a.error.code)).toEqual([-32700]);
+    });
+  });
+
+  describe('a frame whose Content-Length cannot be read (issue 25)', () => {
+    const LIMIT = 1024;
+    const upsert =
+      '{"jsonrpc":"2.0","id":66,"method":"tools/call","params":{"name":"hub_objective_upsert","arguments":{"id":"x","title":"a } ] \\" Content-Length: 5\\r\\n\\r\\n{}"}}}';
+    const ping = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`;
+    const BAD = ['-5', '1e2', '0x10', '+12', '10.5', 'abc', '', ' 12 13', '١٢', '12abc', '12\t,4'];
+    /** What a client sends next: a frame right after the body, or a line (after a newline, or right after it). */
+    const NEXT = {
+      frame: frame(ping(7)),
+      line: `\n${ping(7)}\n`,
+      'line, no newline first': `${ping(7)}\n`,
+    } as const;
+
+    /** Feeds `bytes` cut at the given sizes, as a pipe may deliver them. */
+    function feed(t: FramedStdioTransport, bytes: Buffer, cuts: number[]): void {
+      let at = 0;
+      for (let i = 0; at < bytes.length; i++) {
+        const n = cuts[i % cuts.length]!;
+        t.receive(bytes.subarray(at, at + n));
+        at += n;
+      }
+    }
+
+    it('consumes the framed tool call after each bad header; the next message runs, whatever the chunks', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...BAD),
+          fc.constantFrom(...(Object.keys(NEXT) as Array<keyof typeof NEXT>)),
+          fc.constantFrom('\r\n\r\n', '\n\n'),
+          fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 10 }),
+          (value, next, sep, cuts) => {
+            const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+            feed(t, Buffer.from(`Content-Length: ${value}${sep}${upsert}${NEXT[next]}`), cuts);
+            expect(received).toEqual([JSON.parse(ping(7))]);
+            expect(answers().map((a) => [a.id, a.error.code])).toEqual([[null, -32700]]);
+            expect(answers()[0].error.message).toMatch(
+              /^Parse error: bad Content-Length '.*'; its frame is skipped/,
+            );
+          },
+        ),
+        { numRuns: 400 },
+      );
+    });
+
+    it('takes a frame header right after the refused header block as the next frame (an empty body)', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...BAD),
+          fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 10 }),
+          (value, cuts) => {
+            const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+            feed(t, Buffer.from(`Content-Length: ${value}\r\n\r\n${frame(ping(7))}${frame(ping(8))}`), cuts);
+            expect(received).toEqual([JSON.parse(ping(7)), JSON.parse(ping(8))]);
+            expect(answers()).toHaveLength(1);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it('never runs a message inside a pretty-printed body, a batch, or a body with more header lines', () => {
+      const bodies = [
+        `[\n${upsert},\n${ping(8)}\n]`,
+        `{\n  "jsonrpc": "2.0",\n  "id": 9,\n  "method": "ping"\n}`,
+      ];
+      for (const body of bodies)
+        for (const head of [
+          'Content-Length: 1e2\r\n',
+          'Content-Length: 5\r\nContent-Length: 500\r\n',
+          'Content-Length: +5\r\nContent-Type: x\r\n',
+        ])
+          for (const next of Object.values(NEXT)) {
+            const { t, received, answers } = setup({ maxMessageBytes: LIMIT });
+            t.receive(`${head}\r\n${body}${next}`);
+            expect(received).toEqual([JSON.parse(ping(7))]);
+            expect(answers()).toHaveLength(1);
+          }
+    });
+
+    it('consumes a frame whose header block never ends, and its body', () => {
+      const { t, received, answers } = setup({ maxMessageBytes: 64 * 1024 });
+      t.receive(`Content-Length: ${upsert.length}\r\nX-Pad: ${'a'.repeat(9000)}\r\n`);
+      t.receive(`X-More: b\r\n\r\n${upsert}`);
+      t.receive(frame(ping(7)));
+      expect(received).toEqual([JSON.parse(ping(7))]);
+      expect(answers().map((a) => a.error.code)).toEqual([-32700]);
+    });
+
+    it('drops a body that is not JSON to its end of line, and one that never closes up to the size limit', () => {
+      const a = setup({ maxMessageBytes: LIMIT });
+      a.t.receive(`Content-Length: x\r\n\r\nnot json ${upsert}\n${ping(7)}\n`);
+      expect(a.received).toEqual([JSON.parse(ping(7))]);
+      const b = setup({ maxMessageBytes: LIMIT });
+      b.t.receive(`Content-Length: x\r\n\r\n{"a": [${`${upsert},`.repeat(20)}`);
+      expect(b.received).toEqual([]);
+      b.t.receive(`\n${ping(7)}\n`);
+      expect(b.received).toEqual([JSON.parse(ping(7))]);
+      expect(b.answers().map((x) => x.error.code)).toEqual([-32700]);
     });
   });
 });

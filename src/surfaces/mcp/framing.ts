@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { bodySkip, dropSkipped, headerSkip, type Skip } from './framing-skip.js';
 
 /** Largest message (or unfinished line) accepted; a longer one is answered with a parse error and dropped. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -14,6 +15,12 @@ type Id = string | number | null;
 
 function errorMessage(id: Id, code: number, message: string): string {
   return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`;
+}
+
+/** A header value as shown in an answer: printable, short. */
+function shown(value: string): string {
+  const clean = value.trim().replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 40 ? `${clean.slice(0, 40)}...` : clean;
 }
 
 function isSpace(byte: number): boolean {
@@ -39,10 +46,8 @@ export class FramedStdioTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   private buffer: Buffer = Buffer.alloc(0);
-  /** Body bytes of a refused frame still to come: dropped as they arrive, never read as messages. */
-  private discard = 0;
-  /** The rest of a refused over-long line is still to come: dropped up to its newline. */
-  private skipLine = false;
+  /** What of a refused frame or line is still being dropped; undefined while reading messages. */
+  private skip: Skip | undefined;
   private closed = false;
   private readonly onData = (chunk: Buffer | string) => this.receive(chunk);
   private readonly onEnd = () => void this.close();
@@ -91,20 +96,14 @@ export class FramedStdioTransport implements Transport {
 
   /** Appends bytes and hands over every complete message; exported for unit tests through `receive`. */
   receive(chunk: Buffer | string): void {
-    let bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (this.discard > 0) {
-      const n = Math.min(this.discard, bytes.length);
-      this.discard -= n;
-      bytes = bytes.subarray(n);
-    }
-    if (this.skipLine && bytes.length > 0) {
-      const nl = bytes.indexOf(0x0a);
-      bytes = nl < 0 ? bytes.subarray(bytes.length) : bytes.subarray(nl + 1);
-      this.skipLine = nl < 0;
-    }
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     if (bytes.length === 0) return;
     this.buffer = this.buffer.length === 0 ? bytes : Buffer.concat([this.buffer, bytes]);
     for (;;) {
+      if (this.skip) {
+        this.buffer = this.dropSkipped(this.buffer);
+        if (this.skip) return;
+      }
       let start = 0;
       while (start < this.buffer.length && isSpace(this.buffer[start]!)) start++;
       if (start > 0) this.buffer = this.buffer.subarray(start);
@@ -115,7 +114,19 @@ export class FramedStdioTransport implements Transport {
     }
   }
 
-  /** One `Content-Length: N` header block and its N-byte body; false while incomplete. */
+  /** Answers a refused frame once and drops the rest of it, as `skip` says, starting with the buffer's bytes. */
+  private refuse(message: string, skip: Skip): true {
+    void this.write(errorMessage(null, PARSE_ERROR, `Parse error: ${message}`));
+    this.skip = skip;
+    return true;
+  }
+
+  /**
+   * One `Content-Length: N` header block and its N-byte body; false while incomplete. A header line that starts a
+   * frame always consumes a frame: when its length cannot be trusted (not plain decimal digits, given twice, or a
+   * header block that never ends) the frame's extent is the header block and the one JSON value after it, which
+   * is dropped unread (framing-skip.ts), so nothing a refused header announced is ever run.
+   */
   private takeFrame(): boolean {
     const nl = this.buffer.indexOf('\n');
     if (nl < 0) return this.takeLine();
@@ -126,33 +137,34 @@ export class FramedStdioTransport implements Transport {
     const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 4 : lf >= 0 ? lf + 2 : -1;
     if (end < 0 || end > MAX_HEADER_BYTES) {
       if (this.buffer.length <= MAX_HEADER_BYTES) return false;
-      this.buffer = this.buffer.subarray(nl + 1);
-      void this.write(
-        errorMessage(null, PARSE_ERROR, 'Parse error: Content-Length header block never ended'),
+      return this.refuse(
+        `Content-Length header block longer than ${MAX_HEADER_BYTES} bytes; its frame is skipped`,
+        headerSkip(),
       );
-      return true;
     }
-    const m = /^content-length\s*:\s*(\d+)\s*$/i.exec(this.buffer.toString('latin1', 0, nl));
-    const length = m ? Number(m[1]) : Number.NaN;
-    if (Number.isNaN(length)) {
-      // No length declared: no body to skip; what follows is read as the next messages.
+    const lines = this.buffer.toString('latin1', 0, end).split(/\r?\n/);
+    const declared = lines.filter((l) => /^content-length\s*:/i.test(l));
+    const value = /^content-length\s*:(.*)$/i.exec(lines[0]!)![1]!;
+    const m = /^[ \t]*(\d+)[ \t\r]*$/.exec(value);
+    if (!m || declared.length > 1) {
       this.buffer = this.buffer.subarray(end);
-      void this.write(errorMessage(null, PARSE_ERROR, 'Parse error: bad Content-Length'));
-      return true;
+      const why =
+        declared.length > 1
+          ? `${declared.length} Content-Length headers in one frame`
+          : `bad Content-Length '${shown(value)}'`;
+      return this.refuse(
+        `${why}; its frame is skipped (the length must be given once, in plain decimal digits)`,
+        bodySkip(),
+      );
     }
+    const length = Number(m[1]);
     if (length > this.maxMessageBytes) {
       // Its body is dropped as declared, across chunks, so nothing hidden inside is read as a message.
-      const here = Math.min(length, this.buffer.length - end);
-      this.discard = length - here;
-      this.buffer = this.buffer.subarray(end + here);
-      void this.write(
-        errorMessage(
-          null,
-          PARSE_ERROR,
-          `Parse error: Content-Length ${m![1]} is over the limit (${this.maxMessageBytes} bytes); its body is skipped`,
-        ),
+      this.buffer = this.buffer.subarray(end);
+      return this.refuse(
+        `Content-Length ${m[1]} is over the limit (${this.maxMessageBytes} bytes); its body is skipped`,
+        { kind: 'bytes', left: length },
       );
-      return true;
     }
     if (this.buffer.length < end + length) return false;
     const body = this.buffer.toString('utf8', end, end + length);
@@ -161,22 +173,19 @@ export class FramedStdioTransport implements Transport {
     return true;
   }
 
+  /** Drops what `skip` says from the front of `bytes`; clears `skip` when done. The rest of `bytes` is returned. */
+  private dropSkipped(bytes: Buffer): Buffer {
+    const out = dropSkipped(this.skip!, bytes, this.maxMessageBytes);
+    this.skip = out.skip;
+    return out.rest;
+  }
+
   /** One newline-terminated line; false while incomplete. */
   private takeLine(): boolean {
     const nl = this.buffer.indexOf('\n');
     if (nl < 0) {
-      if (this.buffer.length > this.maxMessageBytes) {
-        this.buffer = Buffer.alloc(0);
-        this.skipLine = true;
-        void this.write(
-          errorMessage(
-            null,
-            PARSE_ERROR,
-            'Parse error: message over the size limit; skipped to its end of line',
-          ),
-        );
-        return true;
-      }
+      if (this.buffer.length > this.maxMessageBytes)
+        return this.refuse('message over the size limit; skipped to its end of line', { kind: 'line' });
       return false;
     }
     const line = this.buffer.toString('utf8', 0, nl).replace(/\r$/, '');

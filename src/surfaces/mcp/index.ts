@@ -15,7 +15,7 @@ export {
 } from './profiles.js';
 export { MAP_LIMIT, RECENT_EVENTS, RESOURCES, type ResourceDef } from './resources.js';
 export { createHubMcpServer, type HubMcpOptions, serveMcp, toMcpError } from './server.js';
-export { inputSchemaOf, mcpOperations, toolOf } from './tools-from-registry.js';
+export { annotationsOf, inputSchemaOf, mcpOperations, toolOf } from './tools-from-registry.js';
 
 /**
  * `hub mcp serve`: MCP over this process's stdin and stdout until stdin ends. stdout carries protocol messages

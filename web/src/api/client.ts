@@ -20,9 +20,9 @@ export class ApiError extends Error {
     this.code = body.code;
     this.details = body.details ?? {};
   }
-  /** Network errors and 5xx are worth retrying; 4xx say the request itself is wrong. */
+  /** Network errors, 429 (too many at once, e.g. event streams) and 5xx are worth retrying; other 4xx are not. */
   get retryable(): boolean {
-    return this.status === 0 || this.status >= 500;
+    return this.status === 0 || this.status === 429 || this.status >= 500;
   }
 }
 

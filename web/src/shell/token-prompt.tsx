@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { notifyUnauthorized } from '../api/auth-events';
+import { signInProblem } from '../api/sign-in';
 import { readToken, saveToken } from '../api/token';
 
 /**
@@ -12,6 +13,7 @@ export function TokenPrompt() {
   const id = useId();
   const [value, setValue] = useState('');
   const hadToken = readToken() !== undefined;
+  const linkProblem = signInProblem();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     saveToken(value);
@@ -21,6 +23,7 @@ export function TokenPrompt() {
   return (
     <section className="token-prompt" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>This hub server needs its token</h2>
+      {linkProblem && !hadToken && <p className="token-prompt__problem">{linkProblem}</p>}
       <p>
         {hadToken ? 'The token this tab holds was refused. ' : ''}
         Paste the server token (<code>HUB_SERVER_TOKEN</code> or <code>server.token</code>). It is kept in

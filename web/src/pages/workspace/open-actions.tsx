@@ -32,7 +32,10 @@ export function useOpenAction() {
           repo: row.id,
           ok: false,
           code: e?.code,
-          message: `Could not open ${row.id}: ${err instanceof Error ? err.message : String(err)}`,
+          message:
+            e?.details.field === 'config.editor'
+              ? editorProblem(row, e)
+              : `Could not open ${row.id}: ${err instanceof Error ? err.message : String(err)}`,
         });
       } finally {
         setPending(null);
@@ -41,6 +44,21 @@ export function useOpenAction() {
     [mutateAsync],
   );
   return { open, outcome, pending, clear: () => setOutcome(null) };
+}
+
+/**
+ * The editor of config.editor cannot run here (often the default `code`, not installed): where to set it, and the
+ * editor links, which need no config.editor.
+ */
+function editorProblem(row: WorkspaceRow, e: ApiError): string {
+  const editor = String(e.details.editor ?? 'the editor');
+  const why = e.details.errno === 'ENOENT' ? 'is not installed here' : 'cannot be run here';
+  const file = typeof e.details.config_file === 'string' ? e.details.config_file : 'your user config';
+  const links = row.absPath ? editorLinks(row.absPath).map((l) => l.label) : [];
+  return (
+    `Could not open ${row.id}: the editor '${editor}' (config.editor) ${why}. Set config.editor in ${file}` +
+    (links.length ? `, or use an editor link: ${links.join(', ')}.` : '.')
+  );
 }
 
 /** One line saying how the last open went (a live region, so screen readers hear it too). */
