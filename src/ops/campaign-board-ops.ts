@@ -121,7 +121,7 @@ export const campaignBoardSync = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_campaign_board_sync' },
+  mcp: { tool: 'hub_campaign_board_sync', when: "Use when the campaign's board and its rows should agree." },
   http: [
     { method: 'GET', route: '/v3/ops/campaigns/{slug}/board-sync', input: 'query', fixed: { apply: false } },
     { method: 'POST', route: '/v3/ops/campaigns/{slug}/board-sync', input: 'body' },

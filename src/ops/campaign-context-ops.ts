@@ -106,6 +106,9 @@ export const campaignContext = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_campaign_context' },
+  mcp: {
+    tool: 'hub_campaign_context',
+    when: "Use when starting work on your repository's row of a campaign.",
+  },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/{slug}/context', input: 'query' }],
 });

@@ -9,7 +9,6 @@ import {
   type CampaignPlace,
   campaignPlace,
   githubBoard,
-  type RowStatus,
 } from '../campaign/index.js';
 import { didYouMean, suggestionText } from '../catalog/index.js';
 import { NotFoundError, ValidationError } from '../infra/index.js';

@@ -211,7 +211,7 @@ export const campaignNew = defineOp({
     human: (r) =>
       `created campaign ${r.campaign.slug} [${r.campaign.status}] with ${r.campaign.repos.length} repositories in ${r.file}`,
   },
-  mcp: { tool: 'hub_campaign_new' },
+  mcp: { tool: 'hub_campaign_new', when: 'Use when starting one change across many repositories.' },
   http: [{ method: 'POST', route: '/v3/ops/campaigns', input: 'body' }],
 });
 
@@ -253,7 +253,7 @@ export const campaignList = defineOp({
         '\n',
       ),
   },
-  mcp: { tool: 'hub_campaign_list' },
+  mcp: { tool: 'hub_campaign_list', when: 'Use when looking for a campaign or its progress.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns', input: 'query' }],
 });
 
@@ -287,7 +287,7 @@ export const campaignStatus = defineOp({
         ),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_campaign_status' },
+  mcp: { tool: 'hub_campaign_status', when: 'Use when checking where each repository of a campaign stands.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/{slug}/status', input: 'query' }],
 });
 
@@ -319,7 +319,7 @@ export const campaignValidate = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_campaign_validate' },
+  mcp: { tool: 'hub_campaign_validate', when: 'Use when a campaign file was edited by hand.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/validate', input: 'query' }],
 });
 
@@ -424,7 +424,10 @@ export const campaignSet = defineOp({
         ? `${r.slug}: ${r.row.project}/${r.row.repo} is ${r.row.status}${r.row.mr ? ` (${r.row.mr})` : ''}${r.objective_id ? `; objective ${r.objective_id} follows` : ''}`
         : `${r.slug} is ${r.status}`,
   },
-  mcp: { tool: 'hub_campaign_set' },
+  mcp: {
+    tool: 'hub_campaign_set',
+    when: "Use when a repository's row moved (merge request opened, merged, blocked).",
+  },
   http: [{ method: 'PATCH', route: '/v3/ops/campaigns/{slug}', input: 'body' }],
 });
 
@@ -525,7 +528,10 @@ export const campaignExpand = defineOp({
         r.dry_run ? '(dry run: nothing written)' : `${r.routed.length} row(s) now routed`,
       ].join('\n'),
   },
-  mcp: { tool: 'hub_campaign_expand' },
+  mcp: {
+    tool: 'hub_campaign_expand',
+    when: "Use when a campaign's repositories should be handed to agents.",
+  },
   http: [{ method: 'POST', route: '/v3/ops/campaigns/{slug}/expand', input: 'body' }],
 });
 
@@ -573,7 +579,10 @@ export const campaignLessonAdd = defineOp({
     command: 'campaign lesson add',
     human: (r) => `${r.slug}: lesson ${r.lesson_count} recorded`,
   },
-  mcp: { tool: 'hub_campaign_lesson_add' },
+  mcp: {
+    tool: 'hub_campaign_lesson_add',
+    when: 'Use when one repository taught something the next ones should know.',
+  },
   http: [{ method: 'POST', route: '/v3/ops/campaigns/{slug}/lessons', input: 'body' }],
 });
 
@@ -598,6 +607,6 @@ export const campaignLessonList = defineOp({
         ? 'no lessons'
         : r.lessons.map((l, i) => `${i + 1}. ${l.text}${l.repo ? ` (${l.repo})` : ''}`).join('\n'),
   },
-  mcp: { tool: 'hub_campaign_lesson_list' },
+  mcp: { tool: 'hub_campaign_lesson_list', when: 'Use when starting on a campaign row.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/{slug}/lessons', input: 'query' }],
 });
