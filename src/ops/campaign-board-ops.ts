@@ -13,6 +13,7 @@ import {
   updateCampaign,
 } from '../campaign/index.js';
 import { boardOf, boardTargetOf, campaignPlaceOf } from './campaign-deps.js';
+import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { defineOp, WRITES } from './registry.js';
@@ -28,8 +29,7 @@ const counts = (rows: readonly SyncRow[]) => ({
 
 export const campaignBoardSync = defineOp({
   id: 'campaign.board-sync',
-  summary:
-    'Link a campaign to its board (GitHub Projects, Azure Boards): one item per repository, states both ways.',
+  summary: 'Sync campaign rows with the board; previews unless `apply`.',
   description:
     'The board is providers.<provider>.organization / .project of hub.config.yaml (provider github or azure; the ' +
     'one configured by default); its API and token come from the environment only (see docs/campaigns.md). ' +
@@ -37,12 +37,12 @@ export const campaignBoardSync = defineOp({
     'its state), push (the row moved: the board takes it), missing or none. With apply it creates and updates the ' +
     'items and writes the rows: their status and work_item (id, url, the board state now).',
   input: z.strictObject({
-    slug: z.string().min(1).max(200).describe('Campaign slug.'),
-    provider: z.enum(BOARD_PROVIDERS).optional().describe('github or azure (default: the one configured).'),
-    apply: z
-      .boolean()
-      .optional()
-      .describe('Create and update the items and write the rows (default: preview).'),
+    slug: cliHelp(z.string().min(1), 'Campaign slug (its file is <slug>.yml).'),
+    provider: cliHelp(z.enum(BOARD_PROVIDERS).optional(), 'github or azure (default: the one configured).'),
+    apply: cliHelp(
+      z.boolean().optional(),
+      'Create and update the items and write the rows (default: preview).',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -121,7 +121,7 @@ export const campaignBoardSync = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_campaign_board_sync', when: "Use when the campaign's board and its rows should agree." },
+  mcp: { tool: 'hub_campaign_board_sync', when: 'Use when boards lag.' },
   http: [
     { method: 'GET', route: '/v3/ops/campaigns/{slug}/board-sync', input: 'query', fixed: { apply: false } },
     { method: 'POST', route: '/v3/ops/campaigns/{slug}/board-sync', input: 'body' },

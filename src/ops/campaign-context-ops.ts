@@ -9,6 +9,7 @@ import {
 } from '../campaign/index.js';
 import { buildRepoCard, fitToBudget, type RepoCard } from '../context/index.js';
 import { campaignPlaceOf, rowIndex } from './campaign-deps.js';
+import { cliHelp } from './cli-help.js';
 import { packDeps } from './context-pack-ops.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
@@ -17,8 +18,7 @@ export const CAMPAIGN_CONTEXT_DEFAULT_TOKENS = 8000;
 
 export const campaignContext = defineOp({
   id: 'campaign.context',
-  summary:
-    'What an agent needs for its repository in a campaign: goal, reference implementation and its changes, repository card, lessons.',
+  summary: 'Goal, reference changes, cards and lessons for your campaign `repo`, within `max_tokens`.',
   description:
     "repo (project/repo) names the agent's row; without it the context is the campaign's alone. The reference " +
     'implementation (reference_impl) gives its card and what changed there: its campaign branch (campaign/<slug>, ' +
@@ -26,21 +26,15 @@ export const campaignContext = defineOp({
     `${CAMPAIGN_CONTEXT_DEFAULT_TOKENS}) is a hard ceiling on the JSON: changed files, examples, commits, card ` +
     'detail, the oldest lessons, then the cards are dropped to fit, and named in dropped_sections.',
   input: z.strictObject({
-    slug: z.string().min(1).max(200).describe('Campaign slug.'),
-    repo: z
-      .string()
-      .min(1)
-      .max(300)
-      .optional()
-      .describe("The agent's repository: project/repo (a row of the campaign)."),
-    max_tokens: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        `Ceiling on the tokens of the JSON answer (o200k_base; default ${CAMPAIGN_CONTEXT_DEFAULT_TOKENS}).`,
-      ),
+    slug: cliHelp(z.string().min(1), 'Campaign slug (its file is <slug>.yml).'),
+    repo: cliHelp(
+      z.string().min(1).optional(),
+      "The agent's repository: project/repo (a row of the campaign).",
+    ),
+    max_tokens: cliHelp(
+      z.coerce.number().int().min(1).optional(),
+      `Ceiling on the tokens of the JSON answer (o200k_base; default ${CAMPAIGN_CONTEXT_DEFAULT_TOKENS}).`,
+    ),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -108,7 +102,7 @@ export const campaignContext = defineOp({
   },
   mcp: {
     tool: 'hub_campaign_context',
-    when: "Use when starting work on your repository's row of a campaign.",
+    when: 'Use when starting on a row.',
   },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/{slug}/context', input: 'query' }],
 });

@@ -38,13 +38,16 @@ import { objectiveListing, upsertObjective } from '../coord/index.js';
 import { HubError, ValidationError } from '../infra/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
 import { campaignPlaceOf, rowIndex } from './campaign-deps.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { defineOp, type HttpBinding, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
-const slugField = z.string().min(1).max(200).describe('Campaign slug (its file is <slug>.yml).');
-const repoRef = z.string().min(1).max(300);
+// No maxLength in the schema: checkSlug bounds it (64) and says the rule; the tool list stays short.
+const slugField = cliHelp(z.string().min(1), 'Campaign slug (its file is <slug>.yml).');
+// Checked against REPO_REF_RE (and the manifest) by the handlers.
+const repoRef = z.string().min(1);
 
 /** Checks a free text: length and no control characters but tab and newline. */
 function checkText(value: string | undefined, field: string, max: number): string | undefined {
@@ -211,7 +214,6 @@ export const campaignNew = defineOp({
     human: (r) =>
       `created campaign ${r.campaign.slug} [${r.campaign.status}] with ${r.campaign.repos.length} repositories in ${r.file}`,
   },
-  mcp: { tool: 'hub_campaign_new', when: 'Use when starting one change across many repositories.' },
   http: [{ method: 'POST', route: '/v3/ops/campaigns', input: 'body' }],
 });
 
@@ -253,14 +255,14 @@ export const campaignList = defineOp({
         '\n',
       ),
   },
-  mcp: { tool: 'hub_campaign_list', when: 'Use when looking for a campaign or its progress.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns', input: 'query' }],
 });
 
 export const campaignStatus = defineOp({
   id: 'campaign.status',
-  summary:
-    "One campaign: its fields, counts per row status, each row with its objective's status and merge request.",
+  summary: 'Campaign rows, objectives and counts.',
+  description:
+    "One campaign: its fields, counts per row status, each row with its objective's status, mr_url and approval_id.",
   input: z.strictObject({ slug: slugField }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -287,7 +289,7 @@ export const campaignStatus = defineOp({
         ),
       ].join('\n'),
   },
-  mcp: { tool: 'hub_campaign_status', when: 'Use when checking where each repository of a campaign stands.' },
+  mcp: { tool: 'hub_campaign_status', when: 'Use when checking progress.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/{slug}/status', input: 'query' }],
 });
 
@@ -319,14 +321,12 @@ export const campaignValidate = defineOp({
         .filter(Boolean)
         .join('\n'),
   },
-  mcp: { tool: 'hub_campaign_validate', when: 'Use when a campaign file was edited by hand.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/validate', input: 'query' }],
 });
 
 export const campaignSet = defineOp({
   id: 'campaign.set',
-  summary:
-    "Update one repository's row of a campaign (status, merge request, note), or the campaign's own status.",
+  summary: "Set a campaign row's `status`, `mr` or `note` (without `repo`: the campaign's `status`).",
   description:
     'With repo: the row of that repository (status pending, routed, mr-open, merged or blocked; mr a URL; an ' +
     "empty note or mr removes it); the row's objective, when expand made one, follows (status, mr_url). Without " +
@@ -334,14 +334,16 @@ export const campaignSet = defineOp({
     'file are kept.',
   input: z.strictObject({
     slug: slugField,
-    repo: repoRef.optional().describe('The row: project/repo. Without it, status is the campaign status.'),
-    status: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(`Row: ${ROW_STATUSES.join(', ')}; campaign: ${CAMPAIGN_STATUSES.join(', ')}.`),
-    mr: z.string().optional().describe('Merge or pull request URL of the row.'),
-    note: z.string().optional().describe('A short note on the row.'),
+    repo: cliHelp(
+      repoRef.optional(),
+      'The row: project/repo. Without it, --status is the campaign status.',
+    ).describe('project/repo'),
+    status: cliHelp(
+      z.string().min(1).optional(),
+      `Row: ${ROW_STATUSES.join(', ')}; campaign: ${CAMPAIGN_STATUSES.join(', ')}.`,
+    ).describe(`Row: ${ROW_STATUSES.join('|')}`),
+    mr: cliHelp(z.string().optional(), 'Merge or pull request URL of the row ("" removes it).'),
+    note: cliHelp(z.string().optional(), 'A short note on the row ("" removes it).'),
   }),
   gate: 'active',
   attributes: WRITES_IDEMPOTENT,
@@ -423,10 +425,6 @@ export const campaignSet = defineOp({
       r.row
         ? `${r.slug}: ${r.row.project}/${r.row.repo} is ${r.row.status}${r.row.mr ? ` (${r.row.mr})` : ''}${r.objective_id ? `; objective ${r.objective_id} follows` : ''}`
         : `${r.slug} is ${r.status}`,
-  },
-  mcp: {
-    tool: 'hub_campaign_set',
-    when: "Use when a repository's row moved (merge request opened, merged, blocked).",
   },
   http: [{ method: 'PATCH', route: '/v3/ops/campaigns/{slug}', input: 'body' }],
 });
@@ -528,23 +526,19 @@ export const campaignExpand = defineOp({
         r.dry_run ? '(dry run: nothing written)' : `${r.routed.length} row(s) now routed`,
       ].join('\n'),
   },
-  mcp: {
-    tool: 'hub_campaign_expand',
-    when: "Use when a campaign's repositories should be handed to agents.",
-  },
   http: [{ method: 'POST', route: '/v3/ops/campaigns/{slug}/expand', input: 'body' }],
 });
 
 export const campaignLessonAdd = defineOp({
   id: 'campaign.lesson.add',
-  summary: 'Record a lesson of a campaign: what one repository taught that the next ones should know.',
+  summary: 'Record a campaign lesson for the repositories still to come.',
   description:
     'Lessons are appended to the document (newest last) and handed to agents by the campaign context.',
   input: z.strictObject({
     slug: slugField,
-    text: z.string().min(1).describe('The lesson, in a sentence or two.'),
-    repo: repoRef.optional().describe('The repository it came from (project/repo).'),
-    by: z.string().min(1).max(200).optional().describe('Who recorded it (an agent id or a name).'),
+    text: cliHelp(z.string().min(1), 'The lesson, in a sentence or two.'),
+    repo: cliHelp(repoRef.optional(), 'The repository it came from (project/repo).'),
+    by: cliHelp(z.string().min(1).max(200).optional(), 'Who recorded it (an agent id or a name).'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -579,10 +573,6 @@ export const campaignLessonAdd = defineOp({
     command: 'campaign lesson add',
     human: (r) => `${r.slug}: lesson ${r.lesson_count} recorded`,
   },
-  mcp: {
-    tool: 'hub_campaign_lesson_add',
-    when: 'Use when one repository taught something the next ones should know.',
-  },
   http: [{ method: 'POST', route: '/v3/ops/campaigns/{slug}/lessons', input: 'body' }],
 });
 
@@ -607,6 +597,5 @@ export const campaignLessonList = defineOp({
         ? 'no lessons'
         : r.lessons.map((l, i) => `${i + 1}. ${l.text}${l.repo ? ` (${l.repo})` : ''}`).join('\n'),
   },
-  mcp: { tool: 'hub_campaign_lesson_list', when: 'Use when starting on a campaign row.' },
   http: [{ method: 'GET', route: '/v3/ops/campaigns/{slug}/lessons', input: 'query' }],
 });
