@@ -299,7 +299,9 @@ export const campaignValidate = defineOp({
   description:
     'Checks every campaign (or the one named by slug). Errors make it fail (exit 1); warnings (unknown keys, ' +
     'a merge request that is no URL) and infos (older spellings, rewritten on the next save) do not.',
-  input: z.strictObject({ slug: slugField.optional() }),
+  input: z.strictObject({
+    slug: cliHelp(z.string().min(1).optional(), 'Only this campaign (default: every campaign file).'),
+  }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: (ctx, input) => {
@@ -334,16 +336,14 @@ export const campaignSet = defineOp({
     'file are kept.',
   input: z.strictObject({
     slug: slugField,
-    repo: cliHelp(
-      repoRef.optional(),
-      'The row: project/repo. Without it, --status is the campaign status.',
-    ).describe('project/repo'),
-    status: cliHelp(
-      z.string().min(1).optional(),
-      `Row: ${ROW_STATUSES.join(', ')}; campaign: ${CAMPAIGN_STATUSES.join(', ')}.`,
-    ).describe(`Row: ${ROW_STATUSES.join('|')}`),
-    mr: cliHelp(z.string().optional(), 'Merge or pull request URL of the row ("" removes it).'),
-    note: cliHelp(z.string().optional(), 'A short note on the row ("" removes it).'),
+    repo: repoRef.optional().describe('The row: project/repo. Without it, `status` is the campaign status.'),
+    status: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Row: ${ROW_STATUSES.join(', ')}; campaign: ${CAMPAIGN_STATUSES.join(', ')}.`),
+    mr: z.string().optional().describe('Merge or pull request URL of the row ("" removes it).'),
+    note: z.string().optional().describe('A short note on the row ("" removes it).'),
   }),
   gate: 'active',
   attributes: WRITES_IDEMPOTENT,
@@ -536,9 +536,9 @@ export const campaignLessonAdd = defineOp({
     'Lessons are appended to the document (newest last) and handed to agents by the campaign context.',
   input: z.strictObject({
     slug: slugField,
-    text: cliHelp(z.string().min(1), 'The lesson, in a sentence or two.'),
-    repo: cliHelp(repoRef.optional(), 'The repository it came from (project/repo).'),
-    by: cliHelp(z.string().min(1).max(200).optional(), 'Who recorded it (an agent id or a name).'),
+    text: z.string().min(1).describe('The lesson, in a sentence or two.'),
+    repo: repoRef.optional().describe('The repository it came from (project/repo).'),
+    by: z.string().min(1).max(200).optional().describe('Who recorded it (an agent id or a name).'),
   }),
   gate: 'active',
   attributes: WRITES,
