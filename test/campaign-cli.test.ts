@@ -6,6 +6,7 @@ import { buildWorkspace, git, removeTempDir } from './fixtures/index.js';
 import { call, type RunningServer, startTestServer } from './http-server.js';
 import { callJson, connectHub, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
+import { runHubAsync } from './run-hub-async.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the command printed.
 type Json = any;
@@ -352,6 +353,34 @@ describe('campaign commands', () => {
     expect(s.dropped_sections.length).toBeGreaterThan(0);
     expect(s.token_estimate).toBeLessThanOrEqual(250);
     expect(s.goal).toBe('Use slog v2');
+  });
+
+  it('concurrent sets of different rows from separate processes lose nothing', async () => {
+    const rows = ['svc-1', 'svc-2', 'svc-3', 'svc-4'];
+    const text = `slug: many\ntitle: Many\nrepos:\n${rows.map((r) => `  - {project: pay, repo: ${r}}\n`).join('')}`;
+    writeFileSync(file('many'), text);
+    const runs = await Promise.all(
+      rows.map((r) =>
+        runHubAsync([
+          '-c',
+          ws.manifestPath,
+          'campaign',
+          'set',
+          '--slug',
+          'many',
+          '--repo',
+          `pay/${r}`,
+          '--status',
+          'blocked',
+          '--note',
+          r,
+        ]),
+      ),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const s = ok(['campaign', 'status', '--slug', 'many']);
+    expect(s.repos.map((x: Json) => [x.status, x.note])).toEqual(rows.map((r) => ['blocked', r]));
+    writeFileSync(file('many'), 'slug: many\ntitle: Many\nstatus: archived\n');
   });
 
   it('validate passes clean files and fails (exit 1) on an unknown repository, naming the nearest', () => {
