@@ -159,6 +159,32 @@ describe.each(['github', 'azure'] as const)('campaign board-sync with %s', (prov
     expect(s.repos[1].work_item.state).toBe(states.merged);
   });
 
+  it('when both the row and the item moved the board wins (conflict reported); a deleted item is missing', async () => {
+    runHub([
+      '-c',
+      ws.manifestPath,
+      'campaign',
+      'set',
+      '--slug',
+      'rollout',
+      '--repo',
+      'svc/a',
+      '--status',
+      'blocked',
+    ]);
+    const [firstId, secondId] = [...items().keys()];
+    items().get(firstId!)!.state = states.merged;
+    items().delete(secondId!);
+    const r = await hub(['campaign', 'board-sync', '--slug', 'rollout', '--json']);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const rows = r.json().rows as Json[];
+    expect(rows.map((x) => [x.repo, x.action, x.conflict, x.row_status.after])).toEqual([
+      ['svc/a', 'pull', true, 'merged'],
+      ['svc/b', 'missing', false, 'merged'],
+    ]);
+    expect(rows[1].note).toContain('remove work_item');
+  });
+
   it('a bad token is unauthorized, never printed, and nothing is written', async () => {
     const before = readFileSync(file, 'utf8');
     const bad = 'ghp_wrong_token_should_not_leak_42';
