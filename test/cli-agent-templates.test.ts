@@ -291,7 +291,7 @@ describe('agent overlay init and path', () => {
     writeFileSync(cfg, `config:\n  editor: ${editor}\n`);
     const r = ok(['--appconfig', cfg, 'agent', 'overlay', 'init', 'catalog-bootstrapper', '--open']);
     expect(r).toMatchObject({ opened: true, editor });
-    for (let i = 0; i < 100 && !existsSync(marker); i++) await new Promise((res) => setTimeout(res, 50));
+    for (let i = 0; i < 400 && !existsSync(marker); i++) await new Promise((res) => setTimeout(res, 50));
     expect(readFileSync(marker, 'utf8').trim()).toBe(join(ws, '.hub-agents', 'catalog-bootstrapper'));
     const agent = hub(['--appconfig', cfg, 'agent', 'overlay', 'init', 'repo-enricher', '--open', '--json'], {
       env: { HUB_AGENT_MODE: 'true' },

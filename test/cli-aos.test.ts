@@ -19,6 +19,13 @@ const hub = (...args: string[]) => {
   return r.json();
 };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `aos doctor` exits 1 when it finds something to do (health warning or error) and 0 when health is ok. */
+const doctorRun = () => {
+  const r = runHub(['-c', join(root, '.hub.yml'), 'aos', 'doctor', '--json']);
+  const report = r.json();
+  expect(r.code, r.stdout + r.stderr).toBe(report.health === 'ok' ? 0 : 1);
+  return report;
+};
 /** Status and doctor are stamped with the time they were made; the rest must match across surfaces. */
 const unstamped = (v: Record<string, unknown>) => ({ ...v, generated_at: '<time>' });
 
@@ -98,7 +105,7 @@ describe('aos: the agent operating view', () => {
       unstamped(cliStatus),
     );
 
-    const doctor = hub('aos', 'doctor');
+    const doctor = doctorRun();
     expect(doctor.health).toBe('warning');
     expect(doctor.findings.map((f: { code: string; subject: string }) => `${f.code} ${f.subject}`)).toEqual(
       expect.arrayContaining(['dead_agent_holdings ghost']),
@@ -113,14 +120,14 @@ describe('aos: the agent operating view', () => {
     expect(refused.stderr).toContain('agent alive is live');
     const dry = hub('aos', 'recover', '--dry-run');
     expect(dry.agents.map((a: { agent_id: string }) => a.agent_id)).toEqual(['ghost']);
-    expect(hub('aos', 'doctor').findings).toEqual(doctor.findings);
+    expect(doctorRun().findings).toEqual(doctor.findings);
 
     const done = (await call(server.base, 'POST', '/v3/ops/aos/recover', { body: {} })).json;
     expect(done.agents).toMatchObject([
       { agent_id: 'ghost', branches: ['agent/g1'], worktrees: [{ id: wt.worktree.id, action: 'removed' }] },
     ]);
     expect(existsSync(wt.worktree.path)).toBe(false);
-    expect(hub('aos', 'doctor')).toMatchObject({ health: 'ok', findings: [] });
+    expect(doctorRun()).toMatchObject({ health: 'ok', findings: [] });
     const leases = hub('lease', 'list', '--status', 'all').leases as Array<Record<string, string>>;
     expect(leases.map((l) => [l.agent_id, l.status]).sort()).toEqual([
       ['alive', 'active'],

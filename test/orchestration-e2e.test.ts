@@ -62,6 +62,13 @@ const hub = (...args: string[]) => {
   return r.json();
 };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `aos doctor` exits 1 when it finds something to do (health warning or error) and 0 when health is ok. */
+const doctorRun = () => {
+  const r = runHub(['-c', join(root, '.hub.yml'), 'aos', 'doctor', '--json']);
+  const report = r.json();
+  expect(r.code, r.stdout + r.stderr).toBe(report.health === 'ok' ? 0 : 1);
+  return report;
+};
 
 /** Starts an agent process; resolves its output lines as they come, and its exit. */
 function agent(id: string, mode: 'work' | 'stall') {
@@ -149,7 +156,7 @@ describe('orchestration end to end', () => {
     await c.exited;
     await pause(2_500);
 
-    const doctor = hub('aos', 'doctor');
+    const doctor = doctorRun();
     const codes = doctor.findings.map(
       (f: { code: string; subject?: string }) => `${f.code} ${f.subject ?? ''}`,
     );
@@ -166,7 +173,7 @@ describe('orchestration end to end', () => {
         runs: [{ outcome: 'abandoned' }],
       },
     });
-    expect(hub('aos', 'doctor').health).toBe('ok');
+    expect(doctorRun().health).toBe('ok');
 
     // agent-a and agent-b finish the graph together
     const a = agent('agent-a', 'work');
@@ -236,6 +243,6 @@ describe('orchestration end to end', () => {
       'acl:WorktreeDestroyed',
     ])
       expect(kinds, k).toContain(k);
-    expect(hub('aos', 'doctor').findings).toEqual([]);
+    expect(doctorRun().findings).toEqual([]);
   });
 });

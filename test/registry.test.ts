@@ -141,6 +141,8 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
     http: 'POST /v3/ops/merges/integrate',
   },
   'merge.retry': { cli: 'merge retry', mcp: 'hub_merge_retry', http: 'POST /v3/ops/merges/retry' },
+  // Issue 27: a request that should not land (or cannot) leaves the queue, kept as cancelled.
+  'merge.cancel': { cli: 'merge cancel', mcp: 'hub_merge_cancel', http: 'POST /v3/ops/merges/cancel' },
   'merge.promote': { cli: 'merge promote', mcp: 'hub_merge_promote', http: 'POST /v3/ops/merges/promote' },
   'merge.rollup': { cli: 'merge rollup', mcp: 'hub_merge_rollup', http: 'POST /v3/ops/merges/rollup' },
   'task.create': { cli: 'task create', mcp: 'hub_task_create', http: 'POST /v3/ops/tasks' },

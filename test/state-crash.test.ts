@@ -53,7 +53,9 @@ function checkShape(doc: unknown): CrashDoc {
 }
 
 /** A loaded writer, waiting for `go()` to start writing. */
-async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: () => string; go(): void }> {
+async function startWriter(
+  hub: string,
+): Promise<{ child: ChildProcess; stderr: () => string; go(): void; wrote: Promise<void> }> {
   const child = spawn(process.execPath, [writer, hub], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin!.on('error', () => {});
   let err = '';
@@ -61,6 +63,15 @@ async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: 
     err += b.toString();
   });
   let out = '';
+  let wroteOnce: () => void = () => {};
+  const wrote = new Promise<void>((resolve) => {
+    wroteOnce = resolve;
+  });
+  let seen = '';
+  child.stdout!.on('data', (b: Buffer) => {
+    seen += b.toString();
+    if (seen.includes('wrote\n')) wroteOnce();
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
@@ -70,7 +81,7 @@ async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: 
       reject(new Error(`writer exited early (${code ?? signal}): ${err}`)),
     );
   });
-  return { child, stderr: () => err, go: () => child.stdin!.write('go\n') };
+  return { child, stderr: () => err, go: () => child.stdin!.write('go\n'), wrote };
 }
 
 describe('local store under SIGKILL', () => {
@@ -86,10 +97,13 @@ describe('local store under SIGKILL', () => {
     // The next two writers load while the current round runs (a writer starts writing only on go()).
     const loading = [startWriter(hub), startWriter(hub)];
     for (let round = 0; round < ROUNDS; round++) {
-      const { child, stderr, go } = await loading.shift()!;
+      const { child, stderr, go, wrote } = await loading.shift()!;
       if (round + 2 < ROUNDS) loading.push(startWriter(hub));
       go();
-      await sleep(5 + Math.floor(Math.random() * 56));
+      // After its first write, at a random instant: a slow first write on a loaded machine cannot make every
+      // round kill a writer that never wrote.
+      await wrote;
+      await sleep(Math.floor(Math.random() * 60));
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       const [code, signal] = (await exited) as [number | null, string | null];
@@ -136,5 +150,5 @@ describe('local store under SIGKILL', () => {
       `[state-crash] ${ROUNDS} rounds: ${writerUpdates} writer updates, ${deadLocks} locks left by a killed writer, ` +
         `${readdirSync(hub).filter((f) => f.endsWith('.tmp')).length} temp files left behind`,
     );
-  });
+  }, 240_000); // 40 writer processes: slow only when the machine is loaded, never judged by time
 });

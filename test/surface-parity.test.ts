@@ -501,9 +501,10 @@ describe('branches, leases and agents alike on every surface', () => {
 
 describe('claims and concepts on every surface', () => {
   const manifest = () => join(root, '.hub.yml');
-  const cliJson = (args: string[]) => {
+  /** `code`: the exit status expected (claim check exits 1 when it finds conflicts, JSON still printed). */
+  const cliJson = (args: string[], code = 0) => {
     const r = runHub(['-c', manifest(), ...args, '--json']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(code);
     return r.json();
   };
   /** Claim ids (cl-…) and ISO times differ between runs; task ids name the surface. */
@@ -545,16 +546,19 @@ describe('claims and concepts on every surface', () => {
 
     const checkArgs = { repository: 'platform/identity', patterns: ['packages/**'], agent_id: 'par-other' };
     const check = {
-      cli: cliJson([
-        'claim',
-        'check',
-        '--repository',
-        'platform/identity',
-        '--pattern',
-        'packages/**',
-        '--agent-id',
-        'par-other',
-      ]),
+      cli: cliJson(
+        [
+          'claim',
+          'check',
+          '--repository',
+          'platform/identity',
+          '--pattern',
+          'packages/**',
+          '--agent-id',
+          'par-other',
+        ],
+        1,
+      ),
       mcp: await callJson(mcp, 'hub_claim_check', checkArgs),
       http: (
         await call(
@@ -1092,6 +1096,67 @@ describe('the merge queue on every surface', () => {
     expect(viaHttp.json).toEqual(cli);
     const viaMcp = await rpcError(mcp.callTool({ name: 'hub_merge_integrate', arguments: body }), -32000);
     expect(viaMcp.data).toEqual(cli.error);
+  });
+
+  it('cancels alike: a request that cannot land is withdrawn and kept with who and why; a second cancel is refused', async () => {
+    const ids = {} as Record<(typeof surfaces)[number], string>;
+    for (const s of surfaces) {
+      const q = cliJson([
+        'merge',
+        'enqueue',
+        '--repository',
+        R,
+        '--branch',
+        `agent/par-m-${s}`,
+        '--into',
+        'main',
+      ]);
+      // Accepted, with a warning: main is checked out in the main checkout, so integrate would pass it over.
+      expect(q.warnings).toMatchObject([
+        { code: 'target_checked_out', worktrees: [repo()], command: `git -C ${repo()} switch --detach` },
+      ]);
+      ids[s] = q.merge.merge_id;
+    }
+    const args = (s: (typeof surfaces)[number]) => ({
+      merge_id: ids[s],
+      agent_id: 'par-agent',
+      reason: 'not for main',
+    });
+    const cancelled = {
+      cli: cliJson([
+        'merge',
+        'cancel',
+        '--merge-id',
+        ids.cli,
+        '--agent-id',
+        'par-agent',
+        '--reason',
+        'not for main',
+      ]),
+      mcp: await callJson(mcp, 'hub_merge_cancel', args('mcp')),
+      http: (await call(server.base, 'POST', '/v3/ops/merges/cancel', { body: args('http') })).json,
+    };
+    expect(cancelled.cli.merge).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'par-agent',
+      cancelled_from: 'queued',
+      cancel_reason: 'not for main',
+    });
+    expect(norm(cancelled.mcp)).toEqual(norm(cancelled.cli));
+    expect(norm(cancelled.http)).toEqual(norm(cancelled.cli));
+
+    const body = { merge_id: ids.cli };
+    const again = cliJson(['merge', 'cancel', '--merge-id', ids.cli], 1);
+    expect(again.error).toMatchObject({
+      code: 'refused',
+      details: { field: 'merge_id', status: 'cancelled' },
+    });
+    expect(again.error.message).toContain('cancelled already by par-agent');
+    const viaHttp = await call(server.base, 'POST', '/v3/ops/merges/cancel', { body });
+    expect(viaHttp.status).toBe(409);
+    expect(viaHttp.json).toEqual(again);
+    const viaMcp = await rpcError(mcp.callTool({ name: 'hub_merge_cancel', arguments: body }), -32000);
+    expect(viaMcp.data).toEqual(again.error);
   });
 });
 

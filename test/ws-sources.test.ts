@@ -103,8 +103,8 @@ describe('local sources', () => {
     expect(missing.code).toBe(1);
     expect(missing.json().error.message).toMatch(/from_manifest is false/);
     const help = runHub(['project', 'source', 'sync', '--help'], { cwd: root }).stdout.replace(/\s+/g, ' ');
-    expect(help).toMatch(/--from-manifest Read the manifest's sources/);
-    expect(help).toMatch(/--no-from-manifest Sets from_manifest to false/);
+    expect(help).toMatch(/--from-manifest Sets from_manifest to true \(the default/);
+    expect(help).toMatch(/--no-from-manifest Read only --source, not the manifest's sources/);
   });
 
   it('reports a source folder outside the workspace as an error of that source (exit 1), writing nothing', () => {

@@ -20,6 +20,15 @@ let env: Env;
 beforeEach(() => {
   env = setup();
 });
+
+/** Gives the repository an `origin` that has `main`: its remote-tracking refs are then what "pushed" means. */
+function withRemote(e: Env): void {
+  const bare = createTempDir('hub-wt-remote-');
+  keepTemp(bare);
+  git(bare, ['init', '-q', '--bare']);
+  git(e.main, ['remote', 'add', 'origin', bare]);
+  git(e.main, ['push', '-q', 'origin', 'main']);
+}
 afterAll(removeWorktreeTemps);
 
 describe('worktree destroy', () => {
@@ -45,10 +54,11 @@ describe('worktree destroy', () => {
     expect(e).toBeInstanceOf(RefusedError);
     expect(e.httpStatus).toBe(409);
     expect(e.message).toContain('uncommitted changes');
+    const work = git(p, ['rev-parse', 'HEAD']);
     expect((e.details as { reasons: unknown }).reasons).toEqual([
       { reason: 'uncommitted_changes', count: 1, paths: ['a.txt'] },
       { reason: 'untracked_files', count: 1, paths: ['new.txt'] },
-      { reason: 'unpushed_commits', count: 1, against: 'local_branches' },
+      { reason: 'unpushed_commits', count: 1, commits: [{ sha: work, subject: 'work' }] },
     ]);
     expect(readFileSync(join(p, 'a.txt'), 'utf8')).toBe('changed\n');
     const forced = await destroyWorktree(env.deps, env.repoOf, { path: p, cwd: env.ws.root }, true);
@@ -56,24 +66,61 @@ describe('worktree destroy', () => {
     expect(existsSync(p)).toBe(false);
   });
 
-  it('measures unpushed commits against remote-tracking branches when the repository has a remote', async () => {
-    const bare = createTempDir('hub-wt-remote-');
-    keepTemp(bare);
-    git(bare, ['init', '-q', '--bare']);
-    git(env.main, ['remote', 'add', 'origin', bare]);
-    git(env.main, ['push', '-q', 'origin', 'main']);
+  it('counts a commit a remote-tracking branch holds as kept: pushing frees the worktree', async () => {
+    withRemote(env);
     const r = await create(env);
     git(r.worktree.path, ['commit', '-q', '--allow-empty', '-m', 'work']);
     const e = (await thrown(
       destroyWorktree(env.deps, env.repoOf, { id: r.worktree.id, cwd: env.ws.root }, false),
     )) as RefusedError;
     expect((e.details as { reasons: unknown }).reasons).toEqual([
-      { reason: 'unpushed_commits', count: 1, against: 'remotes' },
+      {
+        reason: 'unpushed_commits',
+        count: 1,
+        commits: [{ sha: git(r.worktree.path, ['rev-parse', 'HEAD']), subject: 'work' }],
+      },
     ]);
     git(r.worktree.path, ['push', '-q', 'origin', 'agent/T1']);
     expect(
       (await destroyWorktree(env.deps, env.repoOf, { id: r.worktree.id, cwd: env.ws.root }, false)).action,
     ).toBe('removed');
+  });
+
+  it('removes a worktree whose commits were merged locally into another branch (not pushed) without --force', async () => {
+    withRemote(env);
+    const r = await create(env);
+    git(r.worktree.path, ['commit', '-q', '--allow-empty', '-m', 'work']);
+    // What merge integrate does: the work lands on a local branch of the checkout; nothing is pushed.
+    git(env.main, ['merge', '-q', '--no-ff', '-m', 'land agent/T1', 'agent/T1']);
+    const out = await destroyWorktree(env.deps, env.repoOf, { id: r.worktree.id, cwd: env.ws.root }, false);
+    expect(out).toMatchObject({ action: 'removed', forced: false, reasons: [] });
+    expect(existsSync(r.worktree.path)).toBe(false);
+  });
+
+  it('counts a commit a tag holds as kept', async () => {
+    withRemote(env);
+    const r = await create(env);
+    git(r.worktree.path, ['commit', '-q', '--allow-empty', '-m', 'tagged']);
+    git(env.main, ['tag', 'v-work', 'agent/T1']);
+    expect(
+      (await destroyWorktree(env.deps, env.repoOf, { id: r.worktree.id, cwd: env.ws.root }, false)).action,
+    ).toBe('removed');
+  });
+
+  it('names what would be lost: the count and the first commits with their subjects, newest first', async () => {
+    withRemote(env);
+    const r = await create(env);
+    for (let i = 1; i <= 7; i++) git(r.worktree.path, ['commit', '-q', '--allow-empty', '-m', `step ${i}`]);
+    const e = (await thrown(
+      destroyWorktree(env.deps, env.repoOf, { id: r.worktree.id, cwd: env.ws.root }, false),
+    )) as RefusedError;
+    const [lost] = (e.details as { reasons: Array<{ count: number; commits: Array<{ subject: string }> }> })
+      .reasons;
+    expect(lost!.count).toBe(7);
+    expect(lost!.commits.map((c) => c.subject)).toEqual(['step 7', 'step 6', 'step 5', 'step 4', 'step 3']);
+    expect(e.message).toContain('7 commit(s) on no other branch, tag or remote ref would be lost');
+    expect(e.message).toContain('step 7');
+    expect(existsSync(r.worktree.path)).toBe(true);
   });
 
   it('drops the record of a pruned worktree and names an unknown one', async () => {
@@ -113,6 +160,29 @@ describe('worktree gc', () => {
     const forced = await gcWorktrees(env.deps, env.repoOf, { dryRun: false, force: true });
     expect(forced.results.map((r) => [r.task_id, r.action, r.forced])).toEqual([['T2', 'removed', true]]);
     expect(existsSync(dirty.worktree.path)).toBe(false);
+  });
+
+  it('applies the same rule: a stale worktree whose commits landed on a local branch is removed, one with lost commits kept', async () => {
+    withRemote(env);
+    const landed = await create(env);
+    git(landed.worktree.path, ['commit', '-q', '--allow-empty', '-m', 'landed']);
+    git(env.main, ['merge', '-q', '--no-ff', '-m', 'land agent/T1', 'agent/T1']);
+    const open = await create(env, { taskId: 'T2', branch: 'agent/T2' });
+    git(open.worktree.path, ['commit', '-q', '--allow-empty', '-m', 'not landed']);
+    env.advance(31 * 60_000);
+    const out = await gcWorktrees(env.deps, env.repoOf, { dryRun: false, force: false });
+    expect(
+      out.results.map((r) => [
+        r.task_id,
+        r.action,
+        r.reasons.map((x) => [x.reason, x.commits?.[0]?.subject]),
+      ]),
+    ).toEqual([
+      ['T1', 'removed', []],
+      ['T2', 'skipped', [['unpushed_commits', 'not landed']]],
+    ]);
+    expect(existsSync(landed.worktree.path)).toBe(false);
+    expect(existsSync(open.worktree.path)).toBe(true);
   });
 
   it('prunes the record of a worktree whose folder is gone, even for a live agent', async () => {

@@ -9,20 +9,27 @@ export interface Blocker {
   count?: number;
   /** The first few paths (repo-relative). */
   paths?: string[];
-  /** What unpushed was measured against: remote-tracking branches, or other local branches when there is no remote. */
-  against?: 'remotes' | 'local_branches';
+  /** The first few commits that would be lost (newest first): on no other branch, tag or remote-tracking ref. */
+  commits?: LostCommit[];
   message?: string;
 }
 
+export interface LostCommit {
+  sha: string;
+  subject: string;
+}
+
 const SHOWN = 10;
+const COMMITS_SHOWN = 5;
 
 /**
  * What would be lost by removing the worktree at `path` (on branch `branch`, or detached when null):
  * - uncommitted changes: staged or unstaged changes to tracked files;
  * - untracked files that git does not ignore (the paths the post_create hooks made, `hooked`, excepted: a symlink
  *   to an ignored folder is untracked when its pattern ends in `/`);
- * - unpushed commits: commits of HEAD on no remote-tracking branch; in a repository without any remote-tracking
- *   ref, commits of HEAD on no other local branch (there is nowhere to push, so "kept elsewhere" means merged).
+ * - unpushed commits: commits of HEAD reachable from no other branch, tag or remote-tracking ref (the worktree's own
+ *   branch left out). A commit another ref holds is not lost, whether it was pushed or merged locally (as `merge
+ *   integrate` does); the first few are named with their subjects.
  * A check that cannot run is itself a blocker (`check_failed`): doubt keeps the checkout.
  */
 export async function blockersOf(
@@ -69,13 +76,9 @@ function isHooked(file: string, hooked: readonly string[]): boolean {
 }
 
 async function unpushedBlocker(path: string, branch: string | null): Promise<Blocker[]> {
-  const refs = await runGit(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/remotes'], {
-    cwd: path,
-  });
-  if (refs.code !== 0) return [{ reason: 'check_failed', message: 'git for-each-ref failed' }];
-  const hasRemotes = refs.stdout.trim() !== '';
-  const against = hasRemotes ? ['--remotes'] : [...(branch ? [`--exclude=${branch}`] : []), '--branches'];
-  const r = await runGit(['rev-list', '--count', 'HEAD', '--not', ...against], { cwd: path });
+  // `--exclude` applies to the `--branches` right after it: every other branch, every tag, every remote ref.
+  const others = [...(branch ? [`--exclude=${branch}`] : []), '--branches', '--tags', '--remotes'];
+  const r = await runGit(['rev-list', '--count', 'HEAD', '--not', ...others], { cwd: path });
   if (r.code !== 0) {
     // An unborn HEAD has no commits to lose.
     const unborn = await runGit(['rev-parse', '-q', '--verify', 'HEAD'], { cwd: path });
@@ -84,7 +87,19 @@ async function unpushedBlocker(path: string, branch: string | null): Promise<Blo
   }
   const count = Number.parseInt(r.stdout.trim(), 10);
   if (!(count > 0)) return [];
-  return [{ reason: 'unpushed_commits', count, against: hasRemotes ? 'remotes' : 'local_branches' }];
+  const log = await runGit(
+    ['log', `--max-count=${COMMITS_SHOWN}`, '--format=%H%x00%s', 'HEAD', '--not', ...others],
+    { cwd: path },
+  );
+  const commits = log.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [sha = '', subject = ''] = line.split('\0');
+      // A subject is printed in messages: control characters (terminal escapes) are shown as '?'.
+      return { sha, subject: subject.replace(/\p{Cc}/gu, '?').slice(0, 200) };
+    });
+  return [{ reason: 'unpushed_commits', count, commits }];
 }
 
 /** One line per blocker, for messages: `uncommitted changes (2: a.txt, b.txt)`. */
@@ -92,8 +107,11 @@ export function describeBlockers(blockers: readonly Blocker[]): string {
   return blockers
     .map((b) => {
       const what = b.reason.replace(/_/g, ' ');
-      if (b.reason === 'unpushed_commits')
-        return `${b.count} unpushed commit(s) (on no ${b.against === 'remotes' ? 'remote-tracking branch' : 'other local branch: the repository has no remote'})`;
+      if (b.reason === 'unpushed_commits') {
+        const named = (b.commits ?? []).map((c) => `${c.sha.slice(0, 12)} ${c.subject}`);
+        const more = (b.count ?? 0) > named.length ? ', ...' : '';
+        return `${b.count} commit(s) on no other branch, tag or remote ref would be lost (${named.join(', ')}${more}); push or merge them first`;
+      }
       if (b.paths)
         return `${what} (${b.count}: ${b.paths.join(', ')}${(b.count ?? 0) > b.paths.length ? ', ...' : ''})`;
       return `${what}${b.message ? ` (${b.message})` : ''}`;

@@ -212,3 +212,69 @@ describe('aos doctor on the merge queue', () => {
     ]);
   });
 });
+
+describe('aos doctor names every merge request that cannot proceed (issue 27)', () => {
+  it('a blocked head, a stale integrator, a conflict, a failure: each with its cause and the command that frees it', async () => {
+    const e = await setup();
+    const at = e.deps.now().toISOString();
+    const m = (merge_id: string, status: string, more: Record<string, unknown> = {}) => ({
+      merge_id,
+      repository: 'platform/identity',
+      source_branch: `agent/${merge_id}`,
+      target_branch: 'main',
+      status,
+      created_at: at,
+      updated_at: at,
+      ...more,
+    });
+    await e.deps.store.write(
+      'merges/platform~identity',
+      {
+        merges: [
+          m('q1', 'queued'),
+          m('q2', 'queued'),
+          m('r1', 'running', { integrator: 'host-a:99999' }),
+          m('r2', 'running', { integrator: 'host-a:1' }),
+          m('f1', 'failed', { error_message: 'target moved', retryable: true }),
+          m('f2', 'failed', { error_message: 'source branch gone' }),
+          m('c1', 'cancelled'),
+        ],
+      },
+      '""',
+    );
+    const doctor = await aosDoctor(
+      [
+        mergeSubsystem(e.deps, {
+          // q1's target is checked out; q2's is free.
+          blockOf: async (r) =>
+            r.merge_id === 'q1'
+              ? {
+                  merge_id: r.merge_id,
+                  repository: r.repository,
+                  source_branch: r.source_branch,
+                  target_branch: r.target_branch,
+                  reason: 'target_checked_out',
+                  message: "its target 'main' is checked out in /w/main",
+                  worktrees: ['/w/main'],
+                  command: 'git -C /w/main switch --detach',
+                  cancel_command: 'hub merge cancel --merge-id q1',
+                }
+              : undefined,
+          integratorGone: (integrator) => integrator === 'host-a:99999',
+        }),
+      ],
+      e.deps.now(),
+    );
+    const merge = doctor.findings.filter((f) => f.subsystem === 'merge' && f.severity === 'warning');
+    expect(merge.map((f) => [f.code, f.subject, f.command])).toEqual([
+      ['merge_blocked', 'q1', 'git -C /w/main switch --detach'],
+      ['merge_failed', 'f1', 'hub merge retry --merge-id f1'],
+      ['merge_failed', 'f2', 'hub merge cancel --merge-id f2'],
+      ['merge_stale', 'r1', 'hub merge retry --merge-id r1'],
+    ]);
+    expect(merge[0]!.message).toContain("its target 'main' is checked out in /w/main");
+    expect(merge[2]!.message).toContain('source branch gone');
+    expect(merge[3]!.message).toContain('host-a:99999, a process of this machine that is gone');
+    expect(doctor.health).toBe('warning');
+  });
+});

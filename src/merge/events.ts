@@ -12,6 +12,7 @@ export const MERGE_EVENT_KINDS = [
   'MergeValidationFailed',
   'MergePromoted',
   'MergeRollup',
+  'MergeCancelled',
 ] as const;
 export type MergeEventKind = (typeof MERGE_EVENT_KINDS)[number];
 

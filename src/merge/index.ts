@@ -1,11 +1,13 @@
+export { blockOf, type MergeBlock } from './blocked.js';
 export { type CommandSpec, commandArgv, redactOutput, runCommand } from './commands.js';
 export { AGENT_PLACEHOLDER, conflictFor, literalPattern } from './conflict-commands.js';
 export { type MergeDeps, type MergeTarget, readMerge } from './deps.js';
 export { MERGE_EVENT_KINDS, type MergeEventKind } from './events.js';
 export { checkedOutAt } from './git.js';
-export { integrateMerge } from './integrate.js';
+export { type IntegrateNextResult, integrateMerge, integrateNext } from './integrate.js';
 export { type PromoteResult, promoteMerge } from './promote.js';
 export {
+  CANCELLABLE_STATUSES,
   DEFAULT_MERGE_PAGE,
   type EnqueueResult,
   FINISHED_STATUSES,
@@ -38,7 +40,7 @@ export {
   readAllMerges,
   type Validation,
 } from './records.js';
-export { checkEnqueue, type EnqueueRequest, recordEnqueue, retryMerge } from './requests.js';
+export { cancelMerge, checkEnqueue, type EnqueueRequest, recordEnqueue, retryMerge } from './requests.js';
 export {
   MAX_ROLLUP_BRANCHES,
   type RollupConflicted,

@@ -1,6 +1,7 @@
 import { headOf } from '../acl/index.js';
 import { readDoc } from '../coord/index.js';
-import { HubError, NotFoundError } from '../infra/index.js';
+import { HubError, NotFoundError, RefusedError } from '../infra/index.js';
+import { blockOf, type MergeBlock } from './blocked.js';
 import { conflictFor } from './conflict-commands.js';
 import { applyTransition, checkoutOf, type MergeDeps, type MergeTarget } from './deps.js';
 import { type MergeEventKind, mergePayload, recordMergeEvent } from './events.js';
@@ -94,6 +95,57 @@ export async function integrateMerge(
   });
   await recordOutcome(deps, target.id, done);
   return done;
+}
+
+export interface IntegrateNextResult {
+  merge: MergeRequest;
+  /** Queued requests ahead of it that could not proceed here, each with why and the command that frees it. */
+  passed_over: MergeBlock[];
+}
+
+/**
+ * `merge integrate --repository R` without an id: the first queued request (in queue order) that can proceed
+ * here. A request whose target is checked out stays queued and is passed over, named in `passed_over` with the
+ * command that frees it, so one blocked request never holds up the ones behind it; one that another integrator
+ * claimed meanwhile is passed over silently. When every queued request is blocked the call is refused (409) with
+ * them all in `details.passed_over`; with none queued it is a not-found error.
+ */
+export async function integrateNext(deps: MergeDeps, target: MergeTarget): Promise<IntegrateNextResult> {
+  const root = checkoutOf(target, 'merge integrate');
+  const doc = await readDoc(deps, mergesDocument(target.key), MergesDocSchema);
+  const passed_over: MergeBlock[] = [];
+  for (const m of doc.merges) {
+    if (m.status !== 'queued') continue;
+    const block = await blockOf(root, m);
+    if (block) {
+      passed_over.push(block);
+      continue;
+    }
+    try {
+      return { merge: await integrateMerge(deps, target, { merge_id: m.merge_id }), passed_over };
+    } catch (err) {
+      const details = err instanceof HubError ? err.details : undefined;
+      // Claimed by another integrator since the read, or its target checked out since: try the next one.
+      if (details?.rule === 'not_checked_out') {
+        const late = await blockOf(root, m);
+        if (late) passed_over.push(late);
+        continue;
+      }
+      if (typeof details?.status === 'string' && details.status !== 'queued') continue;
+      throw err;
+    }
+  }
+  if (passed_over.length > 0)
+    throw new RefusedError(
+      `repository: every queued merge request of ${target.id} is blocked here: ${passed_over.map((b) => `${b.merge_id}: ${b.message}`).join('; ')}`,
+      { field: 'repository', value: target.id, rule: 'not_checked_out', passed_over },
+      409,
+    );
+  throw new NotFoundError(`repository: ${target.id} has no queued merge request`, {
+    field: 'repository',
+    value: target.id,
+    rule: 'a queued merge request',
+  });
 }
 
 const KIND: Record<Finished['status'], MergeEventKind> = {

@@ -28,6 +28,7 @@ describe('the merge queue document', () => {
       failed: 0,
       conflict: 1,
       validation_failed: 0,
+      cancelled: 0,
       total: 2,
     });
   });

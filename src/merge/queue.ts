@@ -15,10 +15,13 @@ import {
 } from './records.js';
 
 /**
- * Succeeded requests kept per repository document, newest last; older ones are dropped on the next enqueue, so a
- * long-lived queue stays far below a document store's item limit (DynamoDB: 400 KB). Every other status is kept.
+ * Succeeded (and, apart, cancelled) requests kept per repository document, newest last; older ones are dropped on
+ * the next enqueue, so a long-lived queue stays far below a document store's item limit (DynamoDB: 400 KB). Every
+ * other status is kept.
  */
 export const MAX_FINISHED_MERGES = 200;
+/** The ended states whose oldest records are dropped past MAX_FINISHED_MERGES each. */
+const PRUNED_STATUSES: readonly MergeStatus[] = ['succeeded', 'cancelled'];
 /** Longest merge id: `resolve-<merge_id>` must still be a task id (at most 128 characters). */
 const MAX_MERGE_ID = 96;
 
@@ -74,9 +77,10 @@ export async function enqueueMerge(deps: CoordDeps, input: EnqueueInput): Promis
       updated_at: at,
     };
     doc.merges.push(merge);
-    const succeeded = doc.merges.filter((m) => m.status === 'succeeded');
-    if (succeeded.length > MAX_FINISHED_MERGES) {
-      const drop = new Set(succeeded.slice(0, succeeded.length - MAX_FINISHED_MERGES));
+    for (const status of PRUNED_STATUSES) {
+      const ended = doc.merges.filter((m) => m.status === status);
+      if (ended.length <= MAX_FINISHED_MERGES) continue;
+      const drop = new Set(ended.slice(0, ended.length - MAX_FINISHED_MERGES));
       doc.merges = doc.merges.filter((m) => !drop.has(m));
     }
     return { merge: structuredClone(merge), created: true };
@@ -87,6 +91,8 @@ export async function enqueueMerge(deps: CoordDeps, input: EnqueueInput): Promis
 export const FINISHED_STATUSES = ['succeeded', 'failed', 'conflict', 'validation_failed'] as const;
 /** The states `merge retry` takes a request back to the queue from. */
 export const RETRYABLE_STATUSES: readonly MergeStatus[] = ['failed', 'conflict', 'validation_failed'];
+/** The states `merge cancel` withdraws a request from: waiting, or stopped (a refused request stays queued). */
+export const CANCELLABLE_STATUSES: readonly MergeStatus[] = ['queued', ...RETRYABLE_STATUSES];
 
 /** What one integration concluded: the fields it sets on the request. */
 export const MergeResultSchema = z.strictObject({
@@ -102,11 +108,12 @@ export type MergeResult = z.infer<typeof MergeResultSchema>;
 
 /**
  * One state change of a request, applied atomically where the queue is kept: `claim` (queued -> running),
- * `finish` (running -> an end state with its result), `requeue` (failed|conflict|validation_failed -> queued) and
- * `promoted` (a succeeded request records a promotion). Plain data, so a hub server can apply it for its clients.
+ * `finish` (running -> an end state with its result), `requeue` (failed|conflict|validation_failed -> queued),
+ * `promoted` (a succeeded request records a promotion) and `cancel` (queued|failed|conflict|validation_failed ->
+ * cancelled). Plain data, so a hub server can apply it for its clients.
  */
 export const TransitionSchema = z.strictObject({
-  action: z.enum(['claim', 'finish', 'requeue', 'promoted']).describe('The state change.'),
+  action: z.enum(['claim', 'finish', 'requeue', 'promoted', 'cancel']).describe('The state change.'),
   merge_id: z
     .string()
     .min(1)
@@ -122,6 +129,8 @@ export const TransitionSchema = z.strictObject({
   status: z.enum(FINISHED_STATUSES).optional().describe('finish: the end state.'),
   result: MergeResultSchema.optional().describe('finish: what the integration found.'),
   promotion: PromotionSchema.optional().describe('promoted: the promotion to record.'),
+  by: z.string().min(1).max(128).optional().describe('cancel: who withdraws it (an agent id; default hub).'),
+  reason: z.string().max(500).optional().describe('cancel: why (kept on the request).'),
 });
 export type Transition = z.infer<typeof TransitionSchema>;
 
@@ -130,6 +139,7 @@ const FROM: Record<Transition['action'], readonly MergeStatus[]> = {
   finish: ['running'],
   requeue: RETRYABLE_STATUSES,
   promoted: ['succeeded'],
+  cancel: CANCELLABLE_STATUSES,
 };
 
 const OUTCOME_FIELDS = [
@@ -199,7 +209,7 @@ export async function transitionMerge(
     // A running request whose integrator died goes back only while that same integrator still holds it.
     const stale = t.action === 'requeue' && m.status === 'running' && t.integrator !== undefined;
     if (stale && m.integrator !== t.integrator) throw wrongStatus(m, t.action, from);
-    if (!stale && !from.includes(m.status)) throw wrongStatus(m, t.action, from);
+    if (!stale && !from.includes(m.status)) throw wrongStatus(m, t.action, from, hintFor(m, t.action));
     m.updated_at = at;
     if (t.action === 'claim') {
       for (const f of OUTCOME_FIELDS) delete m[f];
@@ -216,11 +226,30 @@ export async function transitionMerge(
       for (const f of OUTCOME_FIELDS) delete m[f];
       delete m.integrator;
       m.status = 'queued';
+    } else if (t.action === 'cancel') {
+      delete m.integrator;
+      m.cancelled_from = m.status;
+      m.status = 'cancelled';
+      m.cancelled_at = at;
+      m.cancelled_by = t.by ?? 'hub';
+      if (t.reason) m.cancel_reason = t.reason;
     } else if (t.promotion) {
       m.promotions = [...(m.promotions ?? []), t.promotion].slice(-20);
     }
     return structuredClone(m);
   });
+}
+
+/** What to do instead, when a request's status refuses a cancel. */
+function hintFor(m: MergeRequest, action: Transition['action']): string {
+  if (action !== 'cancel') return '';
+  if (m.status === 'succeeded')
+    return `: it has landed${m.commit_sha ? ` (${m.commit_sha.slice(0, 12)} on ${m.target_branch})` : ''}, so there is nothing to withdraw (revert the merge commit to undo it)`;
+  if (m.status === 'cancelled')
+    return `: it was cancelled already by ${m.cancelled_by ?? 'hub'} at ${m.cancelled_at ?? m.updated_at}`;
+  if (m.status === 'running')
+    return ': wait for the integration to end, then cancel it (merge retry takes back one whose integrator died)';
+  return '';
 }
 
 /** Where a request is kept: its repository key and the request, found by id across every repository. */

@@ -5,8 +5,9 @@ import { type CoordDeps, readDoc } from '../coord/index.js';
 export const MERGES_COLLECTION = 'merges';
 
 /**
- * Where a merge request is: waiting (`queued`), being integrated (`running`), done (`succeeded`) or stopped with a
- * reason (`failed`, `conflict`, `validation_failed`). The earlier product's states, kept so its users read ours.
+ * Where a merge request is: waiting (`queued`), being integrated (`running`), done (`succeeded`), stopped with a
+ * reason (`failed`, `conflict`, `validation_failed`) or withdrawn (`cancelled`). The earlier product's states, kept
+ * so its users read ours, plus `cancelled` so a request that should not land can leave the queue without being lost.
  */
 export const MERGE_STATUSES = [
   'queued',
@@ -15,6 +16,7 @@ export const MERGE_STATUSES = [
   'failed',
   'conflict',
   'validation_failed',
+  'cancelled',
 ] as const;
 export type MergeStatus = (typeof MERGE_STATUSES)[number];
 
@@ -102,6 +104,11 @@ export const MergeRequestSchema = z.looseObject({
   validation: ValidationSchema.optional(),
   regenerated: RegeneratedSchema.optional(),
   promotions: z.array(PromotionSchema).optional(),
+  /** Set by `merge cancel`: who withdrew it (an agent id, or `hub`), when, why, and the status it had. */
+  cancelled_by: z.string().optional(),
+  cancelled_at: z.string().optional(),
+  cancel_reason: z.string().optional(),
+  cancelled_from: z.enum(MERGE_STATUSES).optional(),
 });
 export type MergeRequest = z.infer<typeof MergeRequestSchema>;
 

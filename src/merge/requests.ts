@@ -105,3 +105,29 @@ export async function retryMerge(
   });
   return integrateMerge(deps, target, { merge_id: mergeId });
 }
+
+/**
+ * `merge cancel`: withdraws a queued, failed, conflicted or invalid request (a request whose integration is
+ * refused stays queued, so it is cancelled from there). The request is kept, `cancelled`, with who withdrew it,
+ * when and why; a succeeded, running or already cancelled one is refused (409) saying why. Needs no checkout: only
+ * the queue changes, where it is kept.
+ */
+export async function cancelMerge(
+  deps: MergeDeps,
+  target: MergeTarget,
+  req: { merge_id: string; by?: string; reason?: string },
+): Promise<MergeRequest> {
+  const m = await applyTransition(deps, target, {
+    action: 'cancel',
+    merge_id: req.merge_id,
+    ...(req.by === undefined ? {} : { by: req.by }),
+    ...(req.reason === undefined ? {} : { reason: req.reason }),
+  });
+  await recordMergeEvent(deps, 'MergeCancelled', target.id, {
+    ...mergePayload(m),
+    cancelled_by: m.cancelled_by,
+    cancelled_from: m.cancelled_from,
+    ...(m.cancel_reason ? { reason: m.cancel_reason } : {}),
+  });
+  return m;
+}

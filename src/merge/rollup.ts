@@ -43,7 +43,10 @@ export interface RollupResult {
 
 export interface RollupInput {
   into: string;
-  /** Revision the integration branch is rebuilt from; default its own head (an existing branch is extended). */
+  /**
+   * Revision the integration branch is rebuilt from; default its own head (an existing branch is extended), or
+   * the checkout's HEAD when the branch does not exist yet.
+   */
   base?: string;
   branches: string[];
 }
@@ -93,13 +96,11 @@ export async function rollupBranches(
   const scope = { op: 'merge rollup', field: 'into', repository: target.id };
   await refuseIfCheckedOut(root, into, scope);
   const previous = await headOf(root, into);
-  if (input.base === undefined && previous === undefined)
-    throw new ValidationError(
-      `base: the branch '${into}' does not exist in ${target.id} yet; name the revision to create it from with --base`,
-      { field: 'base', rule: 'required when into does not exist' },
-    );
-  const base = input.base === undefined ? into : checkBaseRef(input.base);
-  const baseSha = input.base === undefined ? previous! : await resolveBase(root, base, target.id);
+  // No base: an existing integration branch is extended; a new one starts at the checkout's HEAD, as branch
+  // allocate and worktree create start a branch (the result and the event say which it was).
+  const base = input.base !== undefined ? checkBaseRef(input.base) : previous !== undefined ? into : 'HEAD';
+  const baseSha =
+    base === into && input.base === undefined ? previous! : await resolveBase(root, base, target.id);
   const identity = await gitIdentity(root, deps.env);
   const out = {
     merged: [] as RollupMerged[],

@@ -65,14 +65,20 @@ export const aosStatusOp = defineOp({
 
 export const aosDoctorOp = defineOp({
   id: 'aos.doctor',
-  summary: 'Problems across subsystems (dead holders, stale leases, orphan worktrees) and what to run.',
-  description: 'Only reads; `aos recover` releases what dead agents held.',
+  summary:
+    'Problems across subsystems (dead holders, stale leases, orphan worktrees, blocked merges) and what to run.',
+  description:
+    'Only reads; `aos recover` releases what dead agents held. Merge requests that cannot proceed (a target ' +
+    'checked out, a conflict, a failure, an integrator gone) are named with the command that frees each. Exits 1 ' +
+    'when health is warning or error (the report is still printed).',
   input: z.strictObject({}),
   gate: 'active',
   attributes: READ_ONLY,
   handler: async (ctx): Promise<AosDoctor> => aosDoctor(aosSubsystems(ctx), ctx.now()),
   cli: {
     command: 'aos doctor',
+    // Something to do is a finding a script must see; info alone (health ok) is not.
+    exitCode: (r) => (r.health === 'ok' ? 0 : 1),
     human: (r) =>
       r.findings.length === 0
         ? 'health ok: nothing to do'

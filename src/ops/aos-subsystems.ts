@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { resolveRepository } from '../acl/index.js';
 import {
   type AosSubsystem,
   aclSubsystem,
@@ -10,8 +12,32 @@ import {
   taskgraphSubsystem,
   tasksRecoverer,
 } from '../aos/index.js';
+import { blockOf, type MergeRequest } from '../merge/index.js';
+import { repoDeps } from './acl-deps.js';
 import type { OpContext } from './context.js';
-import { worktreeDeps } from './worktree-ops.js';
+import { integratorGone } from './merge-deps.js';
+import { worktreeDeps } from './worktree-deps.js';
+
+/**
+ * Why a queued request cannot be integrated on this machine: its target checked out in the repository's checkout
+ * here. A repository not checked out here (or not resolvable) has nothing in the way on this machine. Roots are
+ * resolved once per repository per doctor run.
+ */
+function blockHere(ctx: OpContext) {
+  const roots = new Map<string, Promise<string | undefined>>();
+  return async (m: MergeRequest) => {
+    let root = roots.get(m.repository);
+    if (!root) {
+      root = resolveRepository(repoDeps(ctx), m.repository).then(
+        (t) => t.root,
+        () => undefined,
+      );
+      roots.set(m.repository, root);
+    }
+    const at = await root;
+    return at ? blockOf(at, m) : undefined;
+  };
+}
 
 /**
  * The subsystems `aos status` and `aos doctor` look at, in the order they are shown. A room joins by adding its
@@ -24,7 +50,10 @@ export function aosSubsystems(ctx: OpContext): AosSubsystem[] {
     semanticSubsystem(deps),
     taskgraphSubsystem(deps),
     schedulerSubsystem(deps),
-    mergeSubsystem(deps),
+    mergeSubsystem(deps, {
+      blockOf: blockHere(ctx),
+      integratorGone: (integrator) => integratorGone(integrator, hostname()),
+    }),
     runsSubsystem(deps),
   ];
 }

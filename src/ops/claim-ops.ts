@@ -148,7 +148,8 @@ export const claimCheck = defineOp({
   summary: "Check patterns or a component against other agents' live claims.",
   description:
     'A pure read. Each conflict names the claim, its agent, both patterns and a path both match. concept_hints ' +
-    'list concepts whose ownership overlaps the patterns; they are advisory, never conflicts.',
+    'list concepts whose ownership overlaps the patterns; they are advisory, never conflicts. Exits 1 when it ' +
+    'finds conflicts (ok: false; the JSON is still printed).',
   input: z.strictObject({
     repository: aclFields.repository,
     ...patternFields,
@@ -183,6 +184,8 @@ export const claimCheck = defineOp({
   },
   cli: {
     command: 'claim check',
+    // A check that finds a conflict fails, so a script guarded by it stops (as config validate does).
+    exitCode: (r) => (r.ok ? 0 : 1),
     human: (r) =>
       [
         r.ok

@@ -2,11 +2,16 @@ import * as z from 'zod';
 import { checkAgentId } from '../acl/index.js';
 import { ValidationError } from '../infra/index.js';
 import {
+  blockOf,
+  CANCELLABLE_STATUSES,
+  cancelMerge,
   checkEnqueue,
   type EnqueueResult,
   integrateMerge,
+  integrateNext,
   listMerges,
   MERGE_STATUSES,
+  type MergeBlock,
   type MergeList,
   type MergeRequest,
   recordEnqueue,
@@ -63,12 +68,44 @@ export function outcomeLines(m: MergeRequest): string[] {
 /** A request that did not land is a finding: the CLI exits 1, the other surfaces answer with the record. */
 const notLanded = (r: { merge: MergeRequest }) => (r.merge.status === 'succeeded' ? 0 : 1);
 
+/** Something the caller should know about a request that was accepted: its target is checked out here. */
+export interface EnqueueWarning {
+  code: 'target_checked_out';
+  message: string;
+  worktrees: string[];
+  /** Frees the target, so integrate can take the request. */
+  command: string;
+  /** Withdraws the request instead. */
+  cancel_command: string;
+}
+
+export type EnqueueOutput = EnqueueResult & { warnings: EnqueueWarning[] };
+
+function enqueueWarning(b: MergeBlock): EnqueueWarning {
+  return {
+    code: 'target_checked_out',
+    message: `into: '${b.target_branch}' is checked out in ${b.worktrees.join(', ')}; the request is queued, but integrate passes over it (and integrate with its merge_id is refused) until no checkout holds the branch: ${b.command} (or withdraw it: ${b.cancel_command})`,
+    worktrees: b.worktrees,
+    command: b.command,
+    cancel_command: b.cancel_command,
+  };
+}
+
+/** One line per request integrate passed over: which, why, and the command that frees it. */
+const passedLines = (list: readonly MergeBlock[]) =>
+  list.map(
+    (b) =>
+      `passed over ${b.merge_id} (${b.source_branch} -> ${b.target_branch}): target checked out in ${b.worktrees.join(', ')}; free it: ${b.command} (or ${b.cancel_command})`,
+  );
+
 export const mergeEnqueue = defineOp({
   id: 'merge.enqueue',
   summary: 'Queue a branch to merge into a target branch of a repository.',
   description:
     'Both branches are checked in the checkout: the source must exist, the target too (the error says how to ' +
     'make it). The same source already queued or running into the same target is returned (created: false). ' +
+    'A target checked out in a worktree here is accepted with a warning (warnings: target_checked_out, with the ' +
+    'command that frees it): integrate passes over such a request until the checkout lets go of the branch. ' +
     'Records merges/<repo key> atomically and a MergeEnqueued event (source merge).',
   input: z.strictObject({
     repository: aclFields.repository,
@@ -89,7 +126,7 @@ export const mergeEnqueue = defineOp({
   }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<EnqueueResult> => {
+  handler: async (ctx, input): Promise<EnqueueOutput> => {
     const target = await mergeTarget(ctx, input.repository);
     if (input.agent_id !== undefined) checkAgentId(input.agent_id);
     const req = {
@@ -124,13 +161,21 @@ export const mergeEnqueue = defineOp({
     };
     delete (body as Record<string, unknown>).source_branch;
     delete (body as Record<string, unknown>).target_branch;
-    return applyWhereStored(ctx, ENQUEUE_ROUTE, body, (deps) =>
+    const r = await applyWhereStored(ctx, ENQUEUE_ROUTE, body, (deps) =>
       recordEnqueue(deps, target, { ...req, ...heads }),
     );
+    // Accepted either way (the checkout may let go before integration, and on a shared queue another machine may
+    // integrate it); the caller is told now rather than finding the request stuck later.
+    const block = input.git && target.root ? await blockOf(target.root, r.merge) : undefined;
+    return { ...r, warnings: block ? [enqueueWarning(block)] : [] };
   },
   cli: {
     command: 'merge enqueue',
-    human: (r) => `${r.created ? 'queued' : 'already queued'} ${mergeLine(r.merge)}`,
+    human: (r) =>
+      [
+        `${r.created ? 'queued' : 'already queued'} ${mergeLine(r.merge)}`,
+        ...r.warnings.map((w) => `warning: ${w.message}`),
+      ].join('\n'),
   },
   mcp: { tool: 'hub_merge_enqueue', when: 'Use when a finished branch should be merged.' },
   http: [ENQUEUE_ROUTE],
@@ -192,32 +237,41 @@ export const mergeIntegrate = defineOp({
   id: 'merge.integrate',
   summary: 'Integrate a queued merge in a temporary worktree: merge, validate, move the target.',
   description:
-    'Takes --merge-id, or the oldest queued request of --repository. Refused (409, naming the worktrees) while ' +
+    'Takes --merge-id, or the first queued request of --repository that can proceed: requests whose target is ' +
+    'checked out are passed over (passed_over: each with why and the command that frees it), and only when every ' +
+    'queued request is blocked is the call refused. A named request is refused (409, naming the worktrees) while ' +
     'the target branch is checked out anywhere. The request is claimed atomically (running), merged with ' +
     'git merge --no-ff in a temporary worktree at the target head, merge.validators run there without a shell, ' +
     'and the target ref moves by compare-and-swap. A conflict every path of which merge.regenerate covers is ' +
     'rebuilt; any other ends conflict with its files and the commands to take it. No checkout is touched.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id.optional(),
-    repository: aclFields.repository.optional().describe('Without `merge_id`: its oldest queued request.'),
+    repository: cliHelp(
+      aclFields.repository
+        .optional()
+        .describe('Without `merge_id`: its first queued request that can proceed.'),
+      'Repository (project/repo, . or self); without --merge-id its first queued request that can proceed.',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<{ merge: MergeRequest }> => {
+  handler: async (ctx, input): Promise<{ merge: MergeRequest; passed_over: MergeBlock[] }> => {
     if (input.merge_id === undefined && input.repository === undefined)
       throw new ValidationError('merge_id: give --merge-id, or --repository for its oldest queued request', {
         field: 'merge_id',
         rule: 'merge_id or repository',
       });
-    const { target } =
-      input.merge_id === undefined
-        ? { target: await mergeTarget(ctx, input.repository!) }
-        : await targetOfMerge(ctx, input.merge_id, input.repository);
-    return { merge: await integrateMerge(mergeDeps(ctx), target, { merge_id: input.merge_id }) };
+    if (input.merge_id === undefined)
+      return integrateNext(mergeDeps(ctx), await mergeTarget(ctx, input.repository!));
+    const { target } = await targetOfMerge(ctx, input.merge_id, input.repository);
+    return {
+      merge: await integrateMerge(mergeDeps(ctx), target, { merge_id: input.merge_id }),
+      passed_over: [],
+    };
   },
   cli: {
     command: 'merge integrate',
-    human: (r) => outcomeLines(r.merge).join('\n'),
+    human: (r) => [...outcomeLines(r.merge), ...passedLines(r.passed_over)].join('\n'),
     exitCode: (r) => notLanded(r),
   },
   mcp: { tool: 'hub_merge_integrate', when: 'Use when a queued merge should land now.' },
@@ -247,6 +301,47 @@ export const mergeRetry = defineOp({
   },
   mcp: { tool: 'hub_merge_retry', when: "Use when a failed merge's cause is fixed." },
   http: [{ method: 'POST', route: '/v3/ops/merges/retry', input: 'body' }],
+});
+
+export const mergeCancel = defineOp({
+  id: 'merge.cancel',
+  summary: 'Withdraw a queued, refused or failed merge request; it is kept as cancelled with who and when.',
+  description:
+    `From ${CANCELLABLE_STATUSES.join(', ')} (a request whose integration is refused stays queued). The request ` +
+    'stays in the queue record as cancelled with cancelled_by (the agent id, else hub), cancelled_at, ' +
+    'cancel_reason and cancelled_from, and a MergeCancelled event is recorded. A succeeded, running or already ' +
+    'cancelled request is refused (409) saying why. Needs no checkout: only the queue changes.',
+  input: z.strictObject({
+    merge_id: mergeFields.merge_id,
+    repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
+    agent_id: aclFields.agent_id
+      .optional()
+      .describe('Who withdraws it, recorded as cancelled_by (default hub).'),
+    reason: z.string().min(1).max(500).optional().describe('Why, kept on the request as cancel_reason.'),
+  }),
+  gate: 'active',
+  attributes: WRITES,
+  handler: async (ctx, input): Promise<{ merge: MergeRequest }> => {
+    if (input.agent_id !== undefined) checkAgentId(input.agent_id);
+    const { target } = await targetOfMerge(ctx, input.merge_id, input.repository);
+    return {
+      merge: await cancelMerge(mergeDeps(ctx), target, {
+        merge_id: input.merge_id,
+        by: input.agent_id,
+        reason: input.reason,
+      }),
+    };
+  },
+  cli: {
+    command: 'merge cancel',
+    human: (r) =>
+      `cancelled ${mergeLine(r.merge)} (was ${r.merge.cancelled_from}; by ${r.merge.cancelled_by} at ${r.merge.cancelled_at})`,
+  },
+  mcp: {
+    tool: 'hub_merge_cancel',
+    when: 'Use when a request should not land, or cannot proceed and holds up the queue.',
+  },
+  http: [{ method: 'POST', route: '/v3/ops/merges/cancel', input: 'body' }],
 });
 
 export const mergeTransition = defineOp({

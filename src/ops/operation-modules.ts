@@ -163,6 +163,7 @@ export const OPERATION_MODULES = {
       m.mergeStatus,
       m.mergeIntegrate,
       m.mergeRetry,
+      m.mergeCancel,
       f.mergePromote,
       f.mergeRollup,
       m.mergeTransition,

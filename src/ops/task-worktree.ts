@@ -1,7 +1,7 @@
 import { type CreateWorktreeResult, createTaskWorktree, type RepoTarget } from '../acl/index.js';
 import { HubError, toHubError } from '../infra/index.js';
 import type { OpContext } from './context.js';
-import { worktreeConfig, worktreeDeps } from './worktree-ops.js';
+import { worktreeConfig, worktreeDeps } from './worktree-deps.js';
 
 /**
  * `coordination.worktree_per_task`: after a branch is allocated (and made in the checkout), the task's worktree.

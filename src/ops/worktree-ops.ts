@@ -1,49 +1,30 @@
-import { hostname } from 'node:os';
 import * as z from 'zod';
 import {
   adoptWorktree,
-  type CreateWorktreeResult,
-  createWorktree,
   destroyWorktree,
   type GcResult,
   gcWorktrees,
   listWorktrees,
   type RepoOf,
   resolveRepository,
-  type WorktreeConfig,
-  type WorktreeDeps,
   type WorktreeOutcome,
   type WorktreeRecord,
   type WorktreeView,
 } from '../acl/index.js';
-import { aclDeps, aclFields, repoDeps } from './acl-deps.js';
+import { aclFields, repoDeps } from './acl-deps.js';
 import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
 import { defineOp, type OpAttributes, READ_ONLY, WRITES } from './registry.js';
+import { createWorktreeFor, startedLine, type WorktreeCreateOutput } from './worktree-create.js';
+import { worktreeConfig, worktreeDeps } from './worktree-deps.js';
+
+// Other rooms reach the worktree ports through this module too.
+export { worktreeConfig, worktreeDeps };
 
 /** Removes checkouts: MCP clients are told so (destructiveHint). */
 const DESTROYS: OpAttributes = { readOnly: false, idempotent: false, destructive: true };
-
-/** The worktree ports of a context: the ACL store, this machine's name and the environment hooks run in. */
-export function worktreeDeps(ctx: OpContext): WorktreeDeps {
-  return { ...aclDeps(ctx), host: hostname(), env: ctx.env };
-}
-
-/** `workspace.worktrees_path`, the trusted allowed folders and `coordination.worktree*` of the loaded config. */
-export function worktreeConfig(ctx: OpContext): WorktreeConfig {
-  const c = ctx.appConfig().config;
-  return {
-    layout: {
-      workspaceRoot: ctx.root(),
-      worktreesPath: c.workspace.worktrees_path,
-      allowedOutside: c.workspace.allowed_outside_paths,
-    },
-    postCreate: c.coordination.worktree?.post_create,
-    perTask: c.coordination.worktree_per_task,
-  };
-}
 
 const repoOf =
   (ctx: OpContext): RepoOf =>
@@ -80,38 +61,36 @@ const outcomeLine = (o: WorktreeOutcome) => {
 
 export const worktreeCreate = defineOp({
   id: 'worktree.create',
-  summary: 'Create a git worktree for an agent and task on a branch (new ones start at `base`).',
+  summary: 'Create a git worktree for an agent and task on a branch (new ones start at `base` or HEAD).',
   description:
-    'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. The branch must exist ' +
-    'unless --base names a commit to start it from; a branch checked out in another worktree is refused (409). ' +
-    'coordination.worktree.post_create links or copies gitignored files from the main checkout and runs a command ' +
-    'without a shell. Records worktrees/<repo key> and a WorktreeCreated event.',
+    'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. An existing branch is ' +
+    'checked out as it stands (--base is then refused). A missing branch is allocated to the agent and task as ' +
+    'branch allocate --name would (coordination.allowed_branch_prefixes, one holder per name) and started at ' +
+    "--base, else the checkout's HEAD; the result says so (base_ref, base_sha, allocation). A branch checked out in " +
+    'another worktree is refused (409). coordination.worktree.post_create links or copies gitignored files from ' +
+    'the main checkout and runs a command without a shell. Records worktrees/<repo key> and a WorktreeCreated event.',
   input: z.strictObject({
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
-    branch: z.string().min(1).describe('Branch to check out; it must exist unless `base` is given.'),
+    branch: cliHelp(
+      z.string().min(1).describe('Branch to check out; a missing one is allocated and started at `base`.'),
+      'Branch to check out; a missing one is allocated and started at --base (default: the checkout HEAD).',
+    ),
     base: cliHelp(
       z.string().min(1).optional(),
-      'Commit to start the branch from when it does not exist yet.',
+      "Revision to start the branch from when it does not exist yet (default: the checkout's HEAD).",
     ),
   }),
   gate: 'active',
   attributes: WRITES,
-  handler: async (ctx, input): Promise<CreateWorktreeResult> =>
-    createWorktree(worktreeDeps(ctx), worktreeConfig(ctx), {
-      target: await resolveRepository(repoDeps(ctx), input.repository),
-      agentId: input.agent_id,
-      taskId: input.task_id,
-      branch: input.branch,
-      base: input.base,
-    }),
+  handler: async (ctx, input): Promise<WorktreeCreateOutput> => createWorktreeFor(ctx, input),
   cli: {
     command: 'worktree create',
     human: (r) => {
       const cmd = r.post_create.command;
       const hook = cmd ? `\npost_create command exited ${cmd.exit_code ?? cmd.signal}` : '';
-      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${hook}`;
+      return `created worktree ${r.worktree.id} of ${r.worktree.repository} on ${r.worktree.branch} at ${r.worktree.path}${startedLine(r)}${hook}`;
     },
   },
   mcp: { tool: 'hub_worktree_create', when: 'Use when a task needs its own checkout.' },
@@ -179,14 +158,15 @@ export const worktreeAdopt = defineOp({
 const forceField = z
   .boolean()
   .default(false)
-  .describe('Remove despite uncommitted, untracked or unpushed work.');
+  .describe('Remove despite uncommitted, untracked or unpushed work (commits no other ref holds).');
 
 export const worktreeDestroy = defineOp({
   id: 'worktree.destroy',
   summary: 'Remove a worktree and its record; dirty or unpushed work needs `force`.',
   description:
     'Name it by --id, --path, or --agent-id and --task-id (with --repository when several repositories match). ' +
-    "A refusal (409) lists each reason; git's own refusal is reported, never worked around.",
+    'Commits another branch, a tag or a remote ref holds are not lost (a branch merged locally, e.g. by merge ' +
+    "integrate, is removed without --force); a refusal (409) lists each reason and names the commits that would be lost; git's own refusal is reported, never worked around.",
   input: z.strictObject({
     id: cliHelp(z.string().min(1).optional(), 'Worktree id (wt-...).'),
     path: cliHelp(z.string().min(1).optional(), 'Folder of the worktree.'),
@@ -220,8 +200,8 @@ export const worktreeGc = defineOp({
   id: 'worktree.gc',
   summary: "Remove this machine's stale worktrees (released, expired, dead agents, folders gone).",
   description:
-    'Worktrees with uncommitted changes, untracked non-ignored files or unpushed commits are skipped, each with ' +
-    'its reasons, unless --force; --dry-run only reports (would_remove, would_prune, skipped).',
+    'Worktrees with uncommitted changes, untracked non-ignored files or commits on no other branch, tag or remote ' +
+    'ref are skipped, each with its reasons, unless --force; --dry-run only reports (would_remove, would_prune, skipped).',
   input: z.strictObject({
     repository: aclFields.repository.optional(),
     dry_run: cliHelp(z.boolean().default(false), 'Only report what would be removed; change nothing.'),

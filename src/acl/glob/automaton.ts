@@ -84,9 +84,17 @@ function stepClasses(tables: StateSets, t: Thread): Array<Array<[number, number]
 /**
  * Explores every thread reachable from the start, one step per class of characters that every set in play treats
  * alike (see stepClasses). Bounded by `maxStates` threads, `maxWork` steps and `maxEdges` edges: past any,
- * TooManyStatesError.
+ * TooManyStatesError. `spent` counts steps across the builds of one pattern (nested-looks.ts builds several);
+ * `atStart`: whether the input read begins at the start of the whole input (a `^` can hold there).
  */
-export function buildAutomaton(nfa: Nfa, maxStates: number, maxWork: number, maxEdges: number): Automaton {
+export function buildAutomaton(
+  nfa: Nfa,
+  maxStates: number,
+  maxWork: number,
+  maxEdges: number,
+  spent: { work: number } = { work: 0 },
+  atStart = true,
+): Automaton {
   const ids = new Map<string, number>();
   const threads: Thread[] = [];
   const intern = (t: Thread): number => {
@@ -101,18 +109,18 @@ export function buildAutomaton(nfa: Nfa, maxStates: number, maxWork: number, max
     }
     return id;
   };
-  const initial = closeThreads(nfa, [{ q: nfa.start, pos: [], neg: [] }], true).map(intern);
+  const initial = closeThreads(nfa, [{ q: nfa.start, pos: [], neg: [] }], atStart).map(intern);
   const accept: boolean[] = [];
   const edges: AutomatonEdge[][] = [];
   const memo = new Map<string, Thread[]>();
   const tables = new StateSets(nfa);
-  let work = 0;
   let edgeCount = 0;
   for (let id = 0; id < threads.length; id++) {
     const t = threads[id]!;
     const byTarget = new Map<number, Array<[number, number]>>();
     for (const ranges of stepClasses(tables, t)) {
-      if (++work > maxWork) throw new TooManyStatesError(`more than ${maxWork} steps to build the automaton`);
+      if (++spent.work > maxWork)
+        throw new TooManyStatesError(`more than ${maxWork} steps to build the automaton`);
       for (const next of stepThread(nfa, t, ranges[0]![0], memo)) {
         const to = intern(next);
         const got = byTarget.get(to);

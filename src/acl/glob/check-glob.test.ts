@@ -130,6 +130,32 @@ describe('checkGlob: refusals name the field, the value and the rule', () => {
     expect(checkGlob(input)).toBe(input);
   });
 
+  // Issue 27: one negated extglob compiles to a lookahead that holds picomatch's own lookaheads (a dot segment,
+  // a non-empty rest); these were refused as "a negated extglob within another". They are decided exactly now.
+  it.each([
+    ['!(*.*)', ['Makefile', 'LICENSE', 'a'], ['a.md', 'src/x', '.env']],
+    ['a/!(b/*)', ['a/c', 'a/b', 'a/c/d', 'a/b/c/d'], ['a/b/c', 'b/c', 'a']],
+    [
+      'src/!(*.test).*',
+      ['src/app.ts', 'src/a.b.c', 'src/.env'],
+      ['src/app.test.ts', 'src/a/b.ts', 'src/app', 'lib/app.ts'],
+    ],
+    ['src/!(*.test).ts', ['src/app.ts', 'src/x.spec.ts'], ['src/app.test.ts', 'src/app.js']],
+    ['*.!(js)', ['a.ts', 'a.json', 'a.jsx'], ['a.js', 'a/b.ts']],
+    ['!(a!(b))', ['b', 'ab', 'x'], ['a', 'ac', 'a/b']],
+  ])('%j: a negated extglob is accepted and matches as picomatch does', (pattern, yes, no) => {
+    expect(checkGlob(pattern)).toBe(pattern);
+    for (const path of yes) expect({ path, m: globMatches(pattern, path) }).toEqual({ path, m: true });
+    for (const path of no) expect({ path, m: globMatches(pattern, path) }).toEqual({ path, m: false });
+  });
+
+  it('decides overlap of single-negation claims with a witness', () => {
+    expect(globsOverlap('src/!(*.test).*', 'src/*.test.ts')).toEqual({ overlap: false });
+    expect(globsOverlap('src/!(*.test).*', 'src/**/*.ts')).toMatchObject({ overlap: true });
+    expect(globsOverlap('!(*.*)', '*.md')).toEqual({ overlap: false });
+    expect(globsOverlap('a/!(b/*)', 'a/b/*')).toEqual({ overlap: false });
+  });
+
   it('refuses a pattern over the length limit and accepts one at it', () => {
     const at = 'a'.repeat(GLOB_LIMITS.maxLength);
     expect(checkGlob(at)).toBe(at);
@@ -140,6 +166,9 @@ describe('checkGlob: refusals name the field, the value and the rule', () => {
     // "not ending in an `a` followed by 16 more characters": the complement needs a subset per suffix, 2^16 of them.
     const err = refusal(() => checkGlob(`!(*a${'?'.repeat(16)})`));
     expect(err.details).toMatchObject({ rule: 'max_states' });
+    // The message names the real cause: the complement of a negated extglob's body.
+    expect(err.message).toMatch(/negated extglob !\(\.\.\.\) matches the complement of its body/);
+    expect(err.message).not.toMatch(/within another/);
   });
 
   it('accepts a plain file name that picomatch only matches by its spelling', () => {

@@ -1,13 +1,14 @@
 import picomatch from 'picomatch';
 import type { ValidationError } from '../../infra/index.js';
-import { type Automaton, buildAutomaton, EVERYTHING, runAutomaton } from './automaton.js';
+import { type Automaton, EVERYTHING, runAutomaton } from './automaton.js';
 import { type Ends, endsOf } from './ends.js';
 import { Lru } from './lru.js';
+import { regexAutomaton } from './nested-looks.js';
 import { normalizeGlob } from './normalize-glob.js';
 import { GLOB_LIMITS, GLOB_PICOMATCH_OPTIONS } from './options.js';
 import { isRealPath } from './real-path.js';
 import { globRefusal } from './refuse.js';
-import { buildNfa, TooManyStatesError } from './regex-nfa.js';
+import { TooManyStatesError } from './regex-nfa.js';
 import { parseRegex, UnsupportedRegexError } from './regex-parse.js';
 import { leastCommonPath, SearchTooLargeError } from './search.js';
 
@@ -50,12 +51,7 @@ function compile(normalized: string): CompiledGlob | Refused {
   }
   let automaton: Automaton;
   try {
-    automaton = buildAutomaton(
-      buildNfa(parseRegex(source), GLOB_LIMITS.maxNfaStates),
-      GLOB_LIMITS.maxStates,
-      GLOB_LIMITS.maxWork,
-      GLOB_LIMITS.maxEdges,
-    );
+    automaton = regexAutomaton(parseRegex(source), GLOB_LIMITS);
   } catch (err) {
     if (err instanceof UnsupportedRegexError) {
       return {
@@ -64,7 +60,14 @@ function compile(normalized: string): CompiledGlob | Refused {
       };
     }
     if (err instanceof TooManyStatesError) {
-      return { rule: 'max_states', reason: `it is too complex to decide overlap for (${err.message})` };
+      // A negated extglob is the complement of its body, the one construct whose automaton can grow exponentially.
+      const why = normalized.includes('!(')
+        ? '; a negated extglob !(...) matches the complement of its body, and this one needs too many states to tell'
+        : '';
+      return {
+        rule: 'max_states',
+        reason: `it is too complex to decide overlap for (${err.message})${why}`,
+      };
     }
     throw err;
   }

@@ -20,6 +20,13 @@ describe('literalGlob: a pattern matching exactly one path (and its own spelling
     ['!important', '@(!)important'],
     ['say "hi"', 'say ["-"]hi["-"]'],
     ['$$a^^', '[$][$]a@(^)@(^)'],
+    // Issue 27: a space at either end is spelled as a one-branch extglob (a pattern may not start or end with one).
+    ['a ', 'a@( )'],
+    [' a', '@( )a'],
+    [' ', '@( )'],
+    ['  ', '@( )@( )'],
+    ['x/ a b ', 'x/ a b@( )'],
+    ['a\u00a0', 'a@(\u00a0)'],
   ])('%j -> %j', (path, pattern) => {
     expect(literalGlob(path)).toBe(pattern);
     expect(pico(pattern, path)).toBe(true);
@@ -76,6 +83,7 @@ describe('literalGlob: a pattern matching exactly one path (and its own spelling
       '"',
       '$',
       '^',
+      ' ',
     ];
     const path = fc
       .string({ unit: fc.constantFrom(...chars), minLength: 1, maxLength: 8 })

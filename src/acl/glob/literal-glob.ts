@@ -52,8 +52,14 @@ export function literalGlob(path: string, field = 'path'): string {
   if (typeof path !== 'string' || !isRealPath(path)) {
     throw globRefusal(field, path, 'real_path', "a path is relative, with no empty, '.' or '..' segment");
   }
+  const chars = [...path];
   let pattern = '';
-  for (const ch of path) pattern += SPELLING[ch] ?? ch;
+  chars.forEach((ch, i) => {
+    // A pattern may not start or end with white space (a copy-paste slip, normalize-glob.ts); a one-branch
+    // extglob spells it there, and matches that one character only.
+    const edge = (i === 0 || i === chars.length - 1) && ch.trim() === '';
+    pattern += edge ? `@(${ch})` : (SPELLING[ch] ?? ch);
+  });
   // A leading `!` would negate the whole pattern; an extglob of one branch spells it.
   if (pattern.startsWith('!')) pattern = `@(!)${pattern.slice(1)}`;
   const refuse = () =>

@@ -1,15 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Automaton, buildAutomaton } from './automaton.js';
+import type { Automaton } from './automaton.js';
 import { setHas } from './char-set.js';
-import { buildNfa, TooManyStatesError } from './regex-nfa.js';
+import { regexAutomaton } from './nested-looks.js';
+import { TooManyStatesError } from './regex-nfa.js';
 import { parseRegex } from './regex-parse.js';
 
 // biome-ignore lint/style/noProcessEnv: a knob for deeper local runs; CI runs the default.
 const SCALE = Number(process.env.GLOB_PROPERTY_SCALE ?? 1);
 
 function compileRegex(source: string): Automaton {
-  return buildAutomaton(buildNfa(parseRegex(source), 20_000), 4_096, 100_000, 20_000);
+  return regexAutomaton(parseRegex(source), {
+    maxNfaStates: 20_000,
+    maxStates: 4_096,
+    maxWork: 100_000,
+    maxEdges: 20_000,
+  });
 }
 
 /**
@@ -35,8 +41,14 @@ function runs(automaton: Automaton, input: string): boolean {
   return [...current].some((s) => automaton.accept[s]);
 }
 
-/** Regexes over a, b, `/`, `.` with the constructs picomatch emits: lookaheads (not nested), anchors, classes. */
-const { regex } = fc.letrec<{ regex: string; atom: string; look: string; plain: string }>((tie) => ({
+/** Regexes over a, b, `/`, `.` with the constructs picomatch emits: lookaheads (nested too), anchors, classes. */
+const { regex } = fc.letrec<{
+  regex: string;
+  atom: string;
+  look: string;
+  plain: string;
+  nested: string;
+}>((tie) => ({
   atom: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.constantFrom(
@@ -68,9 +80,17 @@ const { regex } = fc.letrec<{ regex: string; atom: string; look: string; plain: 
     fc.tuple(tie('plain'), tie('plain')).map(([x, y]) => `${x}|${y}`),
   ),
   look: fc.tuple(fc.constantFrom('(?=', '(?!'), tie('plain')).map(([open, body]) => `${open}${body})`),
+  // A lookahead holding lookaheads (picomatch's negated extglobs hold its own), whose inner ones read past its end.
+  nested: fc
+    .tuple(
+      fc.constantFrom('(?=', '(?!'),
+      fc.array(fc.oneof(tie('plain'), tie('look'), tie('nested')), { minLength: 1, maxLength: 3 }),
+    )
+    .map(([open, body]) => `${open}${body.join('')})`),
   regex: fc.oneof(
     tie('plain'),
     tie('look'),
+    tie('nested'),
     fc.tuple(tie('regex'), tie('regex')).map(([x, y]) => x + y),
     fc.tuple(tie('regex'), tie('regex')).map(([x, y]) => `(?:${x}|${y})`),
     fc.tuple(tie('look'), tie('plain')).map(([x, y]) => `(?:${x}${y})*`),
@@ -104,7 +124,7 @@ describe('the regex automaton against RegExp itself (property)', () => {
   });
 
   it('refuses what it cannot model exactly', () => {
-    for (const source of ['(?<=a)b', '(?<!a)b', '(a)\\1', 'a\\b', '(?=(?!a))b', '(?<n>a)']) {
+    for (const source of ['(?<=a)b', '(?<!a)b', '(a)\\1', 'a\\b', '(?<n>a)']) {
       expect(() => compileRegex(source), source).toThrow();
     }
   });

@@ -3,7 +3,8 @@ import { type RegexNode, UnsupportedRegexError } from './regex-parse.js';
 
 /**
  * A Thompson NFA whose edges may also assert: `bol` (at the start of the input), `eol` (at its end) and `look`
- * (the rest of the input does, or does not, begin with a word of the lookahead body that starts at `body`).
+ * (the rest of the input does, or does not, begin with a word of the lookahead body that starts at `body`, or at
+ * `bodyAtStart` when the lookahead stands at the start of the input and that differs).
  * Lookahead bodies are separate sub-automata ending in states marked in `bodyFinal`.
  */
 export type NfaEdge =
@@ -11,13 +12,31 @@ export type NfaEdge =
   | { k: 'eps'; to: number }
   | { k: 'bol'; to: number }
   | { k: 'eol'; to: number }
-  | { k: 'look'; neg: boolean; body: number; to: number };
+  | { k: 'look'; neg: boolean; body: number; bodyAtStart?: number; to: number };
 
 export interface Nfa {
   out: NfaEdge[][];
   start: number;
   final: number;
   bodyFinal: boolean[];
+}
+
+/** An epsilon-free automaton over character sets (automaton.ts's Automaton, restated to keep imports one-way). */
+export interface FlatBody {
+  initial: number[];
+  accept: boolean[];
+  edges: Array<Array<{ set: CharSet; to: number }>>;
+}
+
+/**
+ * A lookahead whose body held lookaheads, made flat (nested-looks.ts): the language of "the rest of the input",
+ * read to its end, for which the body holds, with the body's own lookaheads resolved. `atStart` serves a lookahead
+ * at the start of the input (a `^` inside can then hold); `emptyAtEnd`, one at the end of the input.
+ */
+export interface FlatLook {
+  anywhere: FlatBody;
+  atStart: FlatBody;
+  emptyAtEnd: boolean;
 }
 
 /** Thrown when the NFA would exceed its state bound; the caller turns it into rule `max_states`. */
@@ -35,7 +54,7 @@ interface Task {
   inLook: boolean;
 }
 
-function kidsOf(node: RegexNode): RegexNode[] {
+function kidsOf(node: RegexNode, flat: ReadonlyMap<RegexNode, FlatLook>): RegexNode[] {
   switch (node.t) {
     case 'seq':
     case 'alt':
@@ -45,14 +64,21 @@ function kidsOf(node: RegexNode): RegexNode[] {
       return Array.from({ length: copies }, () => node.item);
     }
     case 'look':
-      return [node.item];
+      return flat.has(node) ? [] : [node.item];
     default:
       return [];
   }
 }
 
-/** Builds the NFA of a regex tree with an explicit stack (no recursion on nesting), within `maxStates` states. */
-export function buildNfa(root: RegexNode, maxStates: number): Nfa {
+/**
+ * Builds the NFA of a regex tree with an explicit stack (no recursion on nesting), within `maxStates` states. A
+ * lookahead inside another must be in `flat` (its body already made lookahead-free), else UnsupportedRegexError.
+ */
+export function buildNfa(
+  root: RegexNode,
+  maxStates: number,
+  flat: ReadonlyMap<RegexNode, FlatLook> = new Map(),
+): Nfa {
   const out: NfaEdge[][] = [];
   const bodyFinal: boolean[] = [];
   const state = (): number => {
@@ -62,6 +88,25 @@ export function buildNfa(root: RegexNode, maxStates: number): Nfa {
     return out.length - 1;
   };
   const eps = (from: number, to: number) => out[from]!.push({ k: 'eps', to });
+  /**
+   * A flat body as NFA states: the automaton's edges, an `eol` edge from each accepting state to the body's end
+   * (the body holds only once the whole rest is read), and a fresh entry that reads the initial states' edges
+   * (their `accept` is only meaningful past a character) and reaches the end at once when the rest may be empty.
+   */
+  const flatBody = (body: FlatBody, emptyAtEnd: boolean): number => {
+    const end = state();
+    bodyFinal[end] = true;
+    const ids = body.edges.map(() => state());
+    body.edges.forEach((list, k) => {
+      for (const e of list) out[ids[k]!]!.push({ k: 'char', set: e.set, to: ids[e.to]! });
+      if (body.accept[k]) out[ids[k]!]!.push({ k: 'eol', to: end });
+    });
+    const entry = state();
+    for (const i of body.initial)
+      for (const e of body.edges[i]!) out[entry]!.push({ k: 'char', set: e.set, to: ids[e.to]! });
+    if (emptyAtEnd) out[entry]!.push({ k: 'eol', to: end });
+    return entry;
+  };
 
   const build = (task: Task): Frag => {
     const { node, frags } = task;
@@ -117,6 +162,15 @@ export function buildNfa(root: RegexNode, maxStates: number): Nfa {
         return { start: s, end: e };
       }
       case 'look': {
+        const made = flat.get(node);
+        if (made) {
+          const body = flatBody(made.anywhere, made.emptyAtEnd);
+          const atStart = made.atStart === made.anywhere ? body : flatBody(made.atStart, made.emptyAtEnd);
+          const s = state();
+          const e = state();
+          out[s]!.push({ k: 'look', neg: node.neg, body, bodyAtStart: atStart, to: e });
+          return { start: s, end: e };
+        }
         const body = frags[0]!;
         bodyFinal[body.end] = true;
         const s = state();
@@ -127,17 +181,17 @@ export function buildNfa(root: RegexNode, maxStates: number): Nfa {
     }
   };
 
-  const stack: Task[] = [{ node: root, kids: kidsOf(root), frags: [], inLook: false }];
+  const stack: Task[] = [{ node: root, kids: kidsOf(root, flat), frags: [], inLook: false }];
   let result: Frag | undefined;
   while (stack.length > 0) {
     const task = stack[stack.length - 1]!;
     if (task.frags.length < task.kids.length) {
       const child = task.kids[task.frags.length]!;
       const inLook = task.inLook || task.node.t === 'look';
-      if (child.t === 'look' && inLook) {
-        throw new UnsupportedRegexError('a lookahead inside a lookahead (a negated extglob within another)');
+      if (child.t === 'look' && inLook && !flat.has(child)) {
+        throw new UnsupportedRegexError('a lookahead inside a lookahead that was not made flat first');
       }
-      stack.push({ node: child, kids: kidsOf(child), frags: [], inLook });
+      stack.push({ node: child, kids: kidsOf(child, flat), frags: [], inLook });
       continue;
     }
     stack.pop();

@@ -28,7 +28,7 @@ interface Closure {
   final: boolean;
 }
 
-/** Epsilon closure inside lookahead bodies (which hold no lookaheads themselves: nesting is refused). */
+/** Epsilon closure inside lookahead bodies (which hold no lookaheads themselves: nested ones are made flat first). */
 export function bodyClosure(nfa: Nfa, seeds: Iterable<number>, atStart: boolean, atEnd: boolean): Closure {
   const seen = new Set<number>();
   const stack = [...seeds];
@@ -121,7 +121,7 @@ export function closeThreads(nfa: Nfa, seeds: Thread[], atStart: boolean): Threa
       if (e.k === 'eps' || (e.k === 'bol' && atStart)) stack.push(ob * width + e.to);
       else if (e.k === 'char' || e.k === 'eol') live = true;
       else if (e.k === 'look') {
-        const body = lookStart(nfa, e.body, atStart);
+        const body = lookStart(nfa, atStart ? (e.bodyAtStart ?? e.body) : e.body, atStart);
         if (e.neg) {
           if (!body.final) stack.push(intern(pos, unionSorted(neg, body.core)) * width + e.to);
         } else if (body.final) stack.push(ob * width + e.to);
