@@ -222,6 +222,25 @@ export const OPERATION_MODULES = {
     const m = await import('./org-ops.js');
     return [m.orgIndex, m.orgSearch, m.repoMaterialize];
   },
+  campaign: async (): Promise<AnyOperation[]> => {
+    const m = await import('./campaign-ops.js');
+    return [
+      m.campaignNew,
+      m.campaignList,
+      m.campaignStatus,
+      m.campaignValidate,
+      m.campaignSet,
+      m.campaignExpand,
+      m.campaignLessonAdd,
+      m.campaignLessonList,
+    ];
+  },
+  'campaign-context': async (): Promise<AnyOperation[]> => [
+    (await import('./campaign-context-ops.js')).campaignContext,
+  ],
+  'campaign-board': async (): Promise<AnyOperation[]> => [
+    (await import('./campaign-board-ops.js')).campaignBoardSync,
+  ],
 };
 
 /** The name of one operation module. */
