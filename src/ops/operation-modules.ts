@@ -238,6 +238,10 @@ export const OPERATION_MODULES = {
   'campaign-context': async (): Promise<AnyOperation[]> => [
     (await import('./campaign-context-ops.js')).campaignContext,
   ],
+  'campaign-land': async (): Promise<AnyOperation[]> => {
+    const m = await import('./campaign-land-ops.js');
+    return [m.campaignLand, m.campaignPlan];
+  },
   'campaign-board': async (): Promise<AnyOperation[]> => [
     (await import('./campaign-board-ops.js')).campaignBoardSync,
   ],
