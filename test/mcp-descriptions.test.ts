@@ -27,7 +27,8 @@ const MAX_DESCRIPTION = 220;
 /** Longest argument description, in characters. */
 const MAX_ARGUMENT = 120;
 /** Token budgets of the serialized tools/list result (hub's o200k counter, as `hub mcp tools` counts). */
-const FULL_BUDGET = 16_000;
+// 16,000 until issue 29: the three campaign tools the spec names (about 210 tokens) did not fit in what was left.
+const FULL_BUDGET = 16_500;
 const CORE_BUDGET = 2_500;
 
 const OPERATIONS = await loadOperations();
@@ -154,7 +155,7 @@ describe('CLI help beside the tool list', () => {
 });
 
 describe('tool list token budget', () => {
-  it('the full list keeps every tool within 16,000 tokens, as hub mcp tools counts it', async () => {
+  it('the full list keeps every tool within 16,500 tokens, as hub mcp tools counts it', async () => {
     const counter = await loadTokenCounter();
     const tokens = counter.count(JSON.stringify({ tools: fullTools }));
     // The served list is what hub counts: the figure `hub mcp tools` prints and the docs quote.

@@ -1102,6 +1102,36 @@ describe('the merge queue on every surface', () => {
     expect(viaMcp.data).toEqual(cli.error);
   });
 
+  it('lands a train alike, and a dry run that would stop exits 1 on the CLI', async () => {
+    for (const s of surfaces)
+      for (const t of ['a', 'b']) {
+        git(repo(), ['branch', `train-${t}-${s}`, 'main']);
+        git(repo(), ['checkout', '-q', '-b', `agent/par-t${t}-${s}`, 'main']);
+        git(repo(), ['commit', '-q', '--allow-empty', '-m', `train ${t}`]);
+        git(repo(), ['checkout', '-q', 'main']);
+      }
+    const rows = (s: string) => [
+      `${R}:agent/par-ta-${s}:train-a-${s}`,
+      `${R}:agent/par-tb-${s}:train-b-${s}`,
+    ];
+    const landed = {
+      cli: cliJson(['merge', 'train', '--row', ...rows('cli')]),
+      mcp: await callJson(mcp, 'hub_merge_train', { row: rows('mcp') }),
+      http: (await call(server.base, 'POST', '/v3/ops/merges/train', { body: { row: rows('http') } })).json,
+    };
+    expect(landed.cli).toMatchObject({ landed: true, moved: 2, stopped_by: [] });
+    expect(landed.cli.rows.map((r: { outcome: string }) => r.outcome)).toEqual(['landed', 'landed']);
+    expect(norm(landed.mcp)).toEqual(norm(landed.cli));
+    expect(norm(landed.http)).toEqual(norm(landed.cli));
+    // The branches are in now: a second dry run is up to date; main is checked out here, so landing on it would stop.
+    const dry = cliJson(
+      ['merge', 'train', '--repository', R, '--branch', 'agent/par-ta-cli', '--into', 'main', '--dry-run'],
+      1,
+    );
+    expect(dry).toMatchObject({ dry_run: true, stopped_by: [R] });
+    expect(dry.rows[0].cause).toMatchObject({ code: 'target_checked_out', worktrees: [repo()] });
+  });
+
   it('cancels alike: a request that cannot land is withdrawn and kept with who and why; a second cancel is refused', async () => {
     const ids = {} as Record<(typeof surfaces)[number], string>;
     for (const s of surfaces) {

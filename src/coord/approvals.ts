@@ -4,6 +4,10 @@ import { type CoordDeps, DOCS, newId, readDocSettingAside, updateDoc } from './d
 import { type ApprovalDecision, type ApprovalRequest, ApprovalsDocSchema } from './schemas.js';
 import type { SetAsideRecord } from './set-aside.js';
 
+/** `{campaign}` when the payload names one, so `context events --campaign` finds the request. */
+const campaignOf = (payload: Record<string, unknown>) =>
+  typeof payload.campaign === 'string' ? { campaign: payload.campaign } : {};
+
 export interface ApprovalRequestInput {
   /** Required; typed optional because stdin JSON may be the only source. */
   action?: string;
@@ -52,7 +56,7 @@ export async function requestApproval(
         source: 'approval',
         kind: 'ApprovalRequested',
         subject: out.request.id,
-        data: { action, requested_by: out.request.requested_by },
+        data: { action, requested_by: out.request.requested_by, ...campaignOf(out.request.payload) },
       },
       deps.now,
     );
@@ -104,7 +108,12 @@ export async function resolveApproval(deps: CoordDeps, input: ResolveInput): Pro
       source: 'approval',
       kind: 'ApprovalResolved',
       subject: request.id,
-      data: { action: request.action, decision: input.decision, ...(input.by ? { by: input.by } : {}) },
+      data: {
+        action: request.action,
+        decision: input.decision,
+        ...(input.by ? { by: input.by } : {}),
+        ...campaignOf(request.payload),
+      },
     },
     deps.now,
   );

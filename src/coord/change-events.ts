@@ -139,6 +139,7 @@ export function objectiveUpdatedEvent(o: Objective): CoordEvent {
 /** The events of entries `from`.. of a handoff's `events[]`, one each, id `handoff:<id>:<index>`. */
 export function handoffEntryEvents(h: Handoff, from = 0): CoordEvent[] {
   const objectiveId = typeof h.payload.objective_id === 'string' ? h.payload.objective_id : undefined;
+  const campaign = typeof h.payload.campaign === 'string' ? h.payload.campaign : undefined;
   const out: CoordEvent[] = [];
   for (let i = from; i < h.events.length; i++) {
     const e = h.events[i]!;
@@ -154,6 +155,7 @@ export function handoffEntryEvents(h: Handoff, from = 0): CoordEvent[] {
         title: h.title,
         ...(e.note === undefined ? {} : { note: e.note }),
         ...(objectiveId ? { objective_id: objectiveId } : {}),
+        ...(campaign ? { campaign } : {}),
       },
     });
   }

@@ -26,7 +26,10 @@ export interface EventsFilter {
   after_seq?: number;
   /** Objective id: events whose subject or `data.objective_id` is it. */
   objective?: string;
-  /** Campaign slug: events of objectives whose id starts with `campaign-<slug>-`. */
+  /**
+   * Campaign slug: events whose `data.campaign` is it (payload.campaign of handoffs and approvals, campaign
+   * changes), and events of objectives whose id starts with `campaign-<slug>-`.
+   */
   campaign?: string;
   /**
    * At most this many events, the oldest first; `truncated` says more follow. The next page: `next_seq` as
@@ -124,6 +127,9 @@ export async function eventsFeed(
     if (filter.objective && e.subject !== filter.objective && objectiveOf(e) !== filter.objective)
       return false;
     if (filter.campaign) {
+      // Events that name the campaign (`data.campaign`: campaign changes, handoffs and approvals whose payload
+      // names it), and those of its objectives (ids `campaign-<slug>-*`, as expand makes them).
+      if (e.data.campaign === filter.campaign) return true;
       const prefix = `campaign-${filter.campaign}-`;
       return [e.subject, objectiveOf(e)].some((s) => s?.startsWith(prefix));
     }

@@ -6,7 +6,7 @@ export {
   requestApproval,
   resolveApproval,
 } from './approvals.js';
-export { type NewCoordEvent, recordEvent } from './change-events.js';
+export { type NewCoordEvent, objectiveCreatedEvent, recordEvent } from './change-events.js';
 export { documentListKey, normalizeAppended, normalizeDocument } from './document-shapes.js';
 export {
   type CoordDeps,

@@ -13,6 +13,7 @@ export const MERGE_EVENT_KINDS = [
   'MergePromoted',
   'MergeRollup',
   'MergeCancelled',
+  'MergeTrain',
 ] as const;
 export type MergeEventKind = (typeof MERGE_EVENT_KINDS)[number];
 

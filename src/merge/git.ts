@@ -30,16 +30,22 @@ export async function gitIdentity(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string[]> {
-  const out: string[] = [];
-  for (const [key, envName, fallback] of [
-    ['user.name', 'NAME', 'hub'],
-    ['user.email', 'EMAIL', 'hub@localhost'],
-  ] as const) {
-    if (env[`GIT_AUTHOR_${envName}`] && env[`GIT_COMMITTER_${envName}`]) continue;
-    const r = await runGit(['config', '--get', key], { cwd: root });
-    if (r.code !== 0 || r.stdout.trim() === '') out.push('-c', `${key}=${fallback}`);
+  const need = (
+    [
+      ['user.name', 'NAME', 'hub'],
+      ['user.email', 'EMAIL', 'hub@localhost'],
+    ] as const
+  ).filter(([, envName]) => !(env[`GIT_AUTHOR_${envName}`] && env[`GIT_COMMITTER_${envName}`]));
+  if (need.length === 0) return [];
+  // One git call for both keys (a train asks once per repository): `key value` per line, every scope in order;
+  // the last value wins, as `git config --get` says, and a key without a value (or an empty one) counts as unset.
+  const r = await runGit(['config', '--get-regexp', '^user\\.(name|email)$'], { cwd: root });
+  const last = new Map<string, string>();
+  for (const line of r.stdout.split('\n').filter(Boolean)) {
+    const sp = line.indexOf(' ');
+    last.set((sp < 0 ? line : line.slice(0, sp)).toLowerCase(), sp < 0 ? '' : line.slice(sp + 1).trim());
   }
-  return out;
+  return need.flatMap(([key, , fallback]) => (last.get(key) ? [] : ['-c', `${key}=${fallback}`]));
 }
 
 /** Paths of every worktree of the repository (its main checkout included) that has `branch` checked out. */

@@ -2,9 +2,10 @@ export { blockOf, type MergeBlock } from './blocked.js';
 export { type CommandSpec, commandArgv, redactOutput, runCommand } from './commands.js';
 export { AGENT_PLACEHOLDER, conflictFor, literalPattern } from './conflict-commands.js';
 export { type MergeDeps, type MergeTarget, readMerge } from './deps.js';
-export { MERGE_EVENT_KINDS, type MergeEventKind } from './events.js';
-export { checkedOutAt } from './git.js';
+export { MERGE_EVENT_KINDS, type MergeEventKind, recordMergeEvent } from './events.js';
+export { branchHeads, casRef, checkedOutAt, gitIdentity, gitWords, withTempWorktree } from './git.js';
 export { type IntegrateNextResult, integrateMerge, integrateNext } from './integrate.js';
+export { type MergeStep, mergeStep } from './land.js';
 export { type PromoteResult, promoteMerge } from './promote.js';
 export {
   CANCELLABLE_STATUSES,
@@ -26,6 +27,7 @@ export {
 } from './queue.js';
 export {
   type CommandRun,
+  CommandRunSchema,
   MERGE_STATUSES,
   MERGES_COLLECTION,
   type MergeConflict,
@@ -49,4 +51,4 @@ export {
   type RollupSkipped,
   rollupBranches,
 } from './rollup.js';
-export { type MergeConfig, type MergeSettings, mergeSettings } from './settings.js';
+export { type MergeCommand, type MergeConfig, type MergeSettings, mergeSettings } from './settings.js';

@@ -65,7 +65,7 @@ function lazyGraph(ctx: OpContext): () => Promise<WorkspaceGraph> {
 }
 
 /** The ports a pack needs; the tokenizer import starts here and overlaps the git work. */
-function packDeps(
+export function packDeps(
   ctx: OpContext,
   graph: () => WorkspaceGraph | Promise<WorkspaceGraph> = lazyGraph(ctx),
 ): PackDeps {

@@ -169,6 +169,7 @@ export const OPERATION_MODULES = {
       m.mergeTransition,
     ];
   },
+  'merge-train': async (): Promise<AnyOperation[]> => [(await import('./merge-train-ops.js')).mergeTrain],
   aos: async (): Promise<AnyOperation[]> => {
     const m = await import('./aos-ops.js');
     return [m.aosStatusOp, m.aosDoctorOp, m.aosNextOp, m.aosRecoverOp, m.aosHeartbeatOp];
@@ -221,6 +222,29 @@ export const OPERATION_MODULES = {
     const m = await import('./org-ops.js');
     return [m.orgIndex, m.orgSearch, m.repoMaterialize];
   },
+  campaign: async (): Promise<AnyOperation[]> => {
+    const m = await import('./campaign-ops.js');
+    return [
+      m.campaignNew,
+      m.campaignList,
+      m.campaignStatus,
+      m.campaignValidate,
+      m.campaignSet,
+      m.campaignExpand,
+      m.campaignLessonAdd,
+      m.campaignLessonList,
+    ];
+  },
+  'campaign-context': async (): Promise<AnyOperation[]> => [
+    (await import('./campaign-context-ops.js')).campaignContext,
+  ],
+  'campaign-land': async (): Promise<AnyOperation[]> => {
+    const m = await import('./campaign-land-ops.js');
+    return [m.campaignLand, m.campaignPlan];
+  },
+  'campaign-board': async (): Promise<AnyOperation[]> => [
+    (await import('./campaign-board-ops.js')).campaignBoardSync,
+  ],
 };
 
 /** The name of one operation module. */

@@ -64,6 +64,9 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   catalog: 'Edit the catalog: add projects and repos (--ensure: succeed when a matching entry exists).',
   'project derived':
     'Derived working sets: projects taking repos or single components from other projects (create, include, refresh, exclude).',
+  campaign:
+    'Campaigns: one change across many repositories (new, list, status, set, expand, lessons, context, board sync).',
+  'campaign lesson': 'Lessons of a campaign: what one repository taught the next ones (add, list).',
   org: "Org indexes: a host's repositories observed without cloning (index, search); repo materialize clones one.",
 };
 

@@ -1,0 +1,78 @@
+import {
+  azureBoard,
+  BOARD_PROVIDERS,
+  type Board,
+  type BoardProviderName,
+  type BoardTarget,
+  boardConnection,
+  type Campaign,
+  type CampaignPlace,
+  campaignPlace,
+  githubBoard,
+} from '../campaign/index.js';
+import { didYouMean, suggestionText } from '../catalog/index.js';
+import { NotFoundError, ValidationError } from '../infra/index.js';
+import type { OpContext } from './context.js';
+
+/** The campaigns folder of this workspace (`workspace.campaigns_path`, HUB_WORKSPACE_CAMPAIGNS_PATH). */
+export function campaignPlaceOf(ctx: OpContext): CampaignPlace {
+  return campaignPlace(ctx.root(), ctx.appConfig().config.workspace.campaigns_path);
+}
+
+/**
+ * The board a campaign syncs with: `providers.<provider>.organization / .project` of the application config.
+ * Without `provider`, the one board provider configured; none or both configured is a ValidationError that says
+ * what to set.
+ */
+export function boardTargetOf(ctx: OpContext, provider?: BoardProviderName): BoardTarget {
+  const providers = ctx.appConfig().config.providers as Record<
+    string,
+    { organization?: string; project?: string }
+  >;
+  const configured = BOARD_PROVIDERS.filter((p) => providers[p]?.organization || providers[p]?.project);
+  const pick = provider ?? (configured.length === 1 ? configured[0] : undefined);
+  if (pick === undefined)
+    throw new ValidationError(
+      configured.length === 0
+        ? `provider: no board provider configured; set providers.github.organization and .project (GitHub Projects) or providers.azure.organization and .project (Azure Boards) in hub.config.yaml`
+        : `provider: both ${configured.join(' and ')} are configured; name one (provider: ${configured.join(' or ')})`,
+      {
+        field: 'provider',
+        rule: configured.length === 0 ? 'board_configured' : 'one_of',
+        choices: BOARD_PROVIDERS,
+      },
+    );
+  const cfg = providers[pick] ?? {};
+  for (const key of ['organization', 'project'] as const)
+    if (!cfg[key]?.trim())
+      throw new ValidationError(
+        `providers.${pick}.${key}: required to link a campaign to the ${pick} board`,
+        {
+          field: `providers.${pick}.${key}`,
+          rule: 'required',
+        },
+      );
+  return { provider: pick, organization: cfg.organization!.trim(), project: cfg.project!.trim() };
+}
+
+/** The board of a target, reached with the token and URL the environment gives. */
+export function boardOf(ctx: OpContext, target: BoardTarget): Board {
+  const conn = boardConnection(target.provider, ctx.env);
+  return target.provider === 'github' ? githubBoard(conn, target) : azureBoard(conn, target);
+}
+
+/** A row of a campaign by `project/repo`, with its index; a NotFoundError names the campaign's rows. */
+export function rowIndex(campaign: Campaign, ref: string, field = 'repo'): number {
+  const i = campaign.repos.findIndex((r) => `${r.project}/${r.repo}` === ref);
+  if (i >= 0) return i;
+  return notARow(campaign, ref, field);
+}
+
+function notARow(campaign: Campaign, ref: string, field: string): never {
+  const refs = campaign.repos.map((r) => `${r.project}/${r.repo}`);
+  const suggestions = didYouMean(ref, refs);
+  throw new NotFoundError(
+    `${field}: campaign '${campaign.slug}' has no row for '${ref}'${suggestionText(suggestions)}`,
+    { field, value: ref, rule: 'campaign_row', suggestions },
+  );
+}
