@@ -1,5 +1,12 @@
 import type { Node } from 'web-tree-sitter';
-import { type Extracted, type FoundSymbol, type FoundTest, kids, lineOf, type SymbolKind } from './extract-types.js';
+import {
+  type Extracted,
+  type FoundSymbol,
+  type FoundTest,
+  kids,
+  lineOf,
+  type SymbolKind,
+} from './extract-types.js';
 
 /** Go exports what starts with an upper-case letter. */
 const exported = (name: string): boolean => {
@@ -29,7 +36,8 @@ function typeKind(spec: Node): SymbolKind {
 export function goSymbols(root: Node): FoundSymbol[] {
   const out: FoundSymbol[] = [];
   const add = (name: Node | null, kind: SymbolKind, receiver?: string) => {
-    if (name && exported(name.text)) out.push({ name: name.text, kind, line: lineOf(name), ...(receiver ? { receiver } : {}) });
+    if (name && exported(name.text))
+      out.push({ name: name.text, kind, line: lineOf(name), ...(receiver ? { receiver } : {}) });
   };
   for (const top of kids(root)) {
     switch (top.type) {
@@ -71,5 +79,7 @@ export function goTests(root: Node): FoundTest[] {
 }
 
 export function extractGo(root: Node, path: string): Extracted {
-  return path.endsWith('_test.go') ? { symbols: [], tests: goTests(root) } : { symbols: goSymbols(root), tests: [] };
+  return path.endsWith('_test.go')
+    ? { symbols: [], tests: goTests(root) }
+    : { symbols: goSymbols(root), tests: [] };
 }

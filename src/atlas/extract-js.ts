@@ -1,5 +1,13 @@
 import type { Node } from 'web-tree-sitter';
-import { type Extracted, type FoundSymbol, type FoundTest, kids, lineOf, type SymbolKind, stringValue } from './extract-types.js';
+import {
+  type Extracted,
+  type FoundSymbol,
+  type FoundTest,
+  kids,
+  lineOf,
+  type SymbolKind,
+  stringValue,
+} from './extract-types.js';
 
 const DECL_KIND: Record<string, SymbolKind> = {
   function_declaration: 'function',
@@ -152,7 +160,8 @@ export function jsTests(root: Node): FoundTest[] {
       const first = args ? kids(args)[0] : undefined;
       const title = stringValue(first);
       if (name && title !== undefined && first) {
-        if (TEST_CALLS.has(name)) out.push({ name: [...suite, title].join(' > '), line: lineOf(first), framework });
+        if (TEST_CALLS.has(name))
+          out.push({ name: [...suite, title].join(' > '), line: lineOf(first), framework });
         else if (SUITE_CALLS.has(name)) inner = [...suite, title];
       }
     }

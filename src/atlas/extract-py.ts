@@ -33,7 +33,11 @@ export function pySymbols(root: Node): FoundSymbol[] {
     if (!name) continue;
     const publicName = all ? all.has(name.text) : !name.text.startsWith('_');
     if (!publicName) continue;
-    out.push({ name: name.text, kind: def.type === 'class_definition' ? 'class' : 'function', line: lineOf(name) });
+    out.push({
+      name: name.text,
+      kind: def.type === 'class_definition' ? 'class' : 'function',
+      line: lineOf(name),
+    });
   }
   return out;
 }
@@ -57,7 +61,11 @@ export function pyTests(root: Node): FoundTest[] {
       const md = definitionOf(m);
       const mn = md?.type === 'function_definition' ? md.childForFieldName('name') : null;
       if (mn?.text.startsWith('test'))
-        out.push({ name: `${name.text}.${mn.text}`, line: lineOf(mn), framework: unittest ? 'unittest' : 'pytest' });
+        out.push({
+          name: `${name.text}.${mn.text}`,
+          line: lineOf(mn),
+          framework: unittest ? 'unittest' : 'pytest',
+        });
     }
   }
   return out;

@@ -1,5 +1,12 @@
 import type { Node } from 'web-tree-sitter';
-import { type Extracted, type FoundSymbol, type FoundTest, kids, lineOf, type SymbolKind } from './extract-types.js';
+import {
+  type Extracted,
+  type FoundSymbol,
+  type FoundTest,
+  kids,
+  lineOf,
+  type SymbolKind,
+} from './extract-types.js';
 
 const ITEM_KIND: Record<string, SymbolKind> = {
   function_item: 'function',
@@ -14,7 +21,8 @@ const ITEM_KIND: Record<string, SymbolKind> = {
 };
 
 /** `pub` exactly: `pub(crate)` and `pub(super)` are not the crate's public interface. */
-const isPub = (item: Node): boolean => kids(item).some((c) => c.type === 'visibility_modifier' && c.text === 'pub');
+const isPub = (item: Node): boolean =>
+  kids(item).some((c) => c.type === 'visibility_modifier' && c.text === 'pub');
 
 /** The type an `impl` block is for: `impl<T> Foo<T>` and `impl Trait for Foo` -> `Foo`. */
 function implType(item: Node): string | undefined {
@@ -50,7 +58,8 @@ export function rustSymbols(root: Node): FoundSymbol[] {
         for (const f of body && type ? kids(body) : []) {
           if (f.type !== 'function_item' || !(traitImpl || isPub(f))) continue;
           const name = f.childForFieldName('name');
-          if (name) out.push({ name: name.text, kind: 'method', line: lineOf(name), receiver: prefix + type });
+          if (name)
+            out.push({ name: name.text, kind: 'method', line: lineOf(name), receiver: prefix + type });
         }
       }
     }

@@ -46,7 +46,9 @@ describe('atlas extractors on fixtures in four languages', () => {
         const rel = relative(join(FIXTURES, lang), file);
         const r = await extractFile(parsers, languageOf(file)!, rel, text);
         const found = [
-          ...r.symbols.map((s) => `symbol ${s.kind} ${s.name}${s.receiver ? ` ${s.receiver}` : ''} @${s.line}`),
+          ...r.symbols.map(
+            (s) => `symbol ${s.kind} ${s.name}${s.receiver ? ` ${s.receiver}` : ''} @${s.line}`,
+          ),
           ...r.tests.map((t) => `test ${t.name} @${t.line}`),
         ].sort();
         expect({ file, found }).toEqual({ file, found: expected(text) });
@@ -56,9 +58,9 @@ describe('atlas extractors on fixtures in four languages', () => {
 
   it('names the test framework of each file', async () => {
     const fw = async (rel: string) =>
-      (await extractFile(parsers, languageOf(rel)!, rel, readFileSync(join(FIXTURES, rel), 'utf8'))).tests.map(
-        (t) => t.framework,
-      );
+      (
+        await extractFile(parsers, languageOf(rel)!, rel, readFileSync(join(FIXTURES, rel), 'utf8'))
+      ).tests.map((t) => t.framework);
     expect(new Set(await fw('ts/test/parser.test.ts'))).toEqual(new Set(['vitest']));
     expect(await fw('py/tests/test_core.py')).toEqual(['pytest', 'pytest', 'unittest']);
     expect(new Set(await fw('go/server/server_test.go'))).toEqual(new Set(['go test']));

@@ -1,8 +1,8 @@
+import type { Node } from 'web-tree-sitter';
 import { extractGo } from './extract-go.js';
 import { extractJs } from './extract-js.js';
 import { extractPy } from './extract-py.js';
 import { extractRust } from './extract-rust.js';
-import type { Node } from 'web-tree-sitter';
 import type { Extracted } from './extract-types.js';
 import type { Parsers } from './parsers.js';
 import type { Language } from './sources.js';
@@ -26,7 +26,9 @@ export async function extractFile(
     const seen = new Set<string>();
     found.symbols = found.symbols.filter((s) => {
       const key = `${s.kind} ${s.receiver ?? ''} ${s.name}`;
-      return seen.has(key) ? false : (seen.add(key), true);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
     });
     return found;
   } finally {

@@ -27,7 +27,9 @@ export async function createParsers(): Promise<Parsers> {
   const require = createRequire(import.meta.url);
   const cache = new Map<Language, Promise<TsParser>>();
   const load = async (language: Language): Promise<TsParser> => {
-    const lang: TsLanguage = await ts.Language.load(require.resolve(`tree-sitter-wasms/out/${GRAMMAR[language]}`));
+    const lang: TsLanguage = await ts.Language.load(
+      require.resolve(`tree-sitter-wasms/out/${GRAMMAR[language]}`),
+    );
     const parser = new ts.Parser();
     parser.setLanguage(lang);
     return parser;

@@ -55,7 +55,10 @@ export const RelationSchema = z.strictObject({
   note: z.string().max(2000).optional(),
 });
 
-export const MappingsFileSchema = z.strictObject({ apiVersion, mappings: z.array(RelationSchema).default([]) });
+export const MappingsFileSchema = z.strictObject({
+  apiVersion,
+  mappings: z.array(RelationSchema).default([]),
+});
 
 export const ExternalIdsFileSchema = z.strictObject({
   apiVersion,
@@ -164,10 +167,15 @@ export const IndexFileSchema = z.strictObject({
       file: z.string().optional(),
       line: z.number().int().optional(),
       source: z.string(),
+      classification: z.enum(['public', 'internal', 'confidential', 'restricted']),
       at: z.string(),
     }),
   ),
   relations: z.array(RelationSchema),
+  /** policy/access.yaml's `maxServedClassification` when the index was built. */
+  maxServedClassification: z.enum(['public', 'internal', 'confidential', 'restricted']),
+  /** Errors met while building it: a query refuses an atlas with any. */
+  problems: z.array(z.strictObject({ file: z.string(), rule: z.string(), message: z.string() })),
 });
 
 export type AtlasFile = z.output<typeof AtlasFileSchema>;

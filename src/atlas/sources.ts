@@ -35,7 +35,8 @@ const GENERATED_DIRS = new Set([
   '.pytest_cache',
   '.gradle',
 ]);
-const GENERATED_FILE_RE = /(\.min\.(js|css)|\.pb\.go|_pb2\.pyi?|\.generated\.[a-z]+|\.g\.dart|\.d\.ts\.map|\.js\.map)$/;
+const GENERATED_FILE_RE =
+  /(\.min\.(js|css)|\.pb\.go|_pb2\.pyi?|\.generated\.[a-z]+|\.g\.dart|\.d\.ts\.map|\.js\.map)$/;
 
 export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust';
 

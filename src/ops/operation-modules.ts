@@ -220,6 +220,10 @@ export const OPERATION_MODULES = {
     const m = await import('./org-ops.js');
     return [m.orgIndex, m.orgSearch, m.repoMaterialize];
   },
+  atlas: async (): Promise<AnyOperation[]> => {
+    const m = await import('./atlas-ops.js');
+    return [m.atlasInit, m.atlasGenerate, m.atlasValidate, m.atlasStatusOp, m.atlasRefresh, m.atlasQuery];
+  },
 };
 
 /** The name of one operation module. */

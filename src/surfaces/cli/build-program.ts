@@ -169,7 +169,10 @@ export function buildProgram(
     groups.set(key, cmd);
     if (entry.description) cmd.addHelpText('after', `\n${entry.description}`);
     if (entry.help) cmd.addHelpText('after', `\n${entry.help}`);
-    for (const a of entry.args) cmd.argument(a.required ? `<${a.name}>` : `[${a.name}]`, a.description);
+    for (const a of entry.args) {
+      const word = `${a.name}${a.variadic ? '...' : ''}`;
+      cmd.argument(a.required ? `<${word}>` : `[${word}]`, a.description);
+    }
     const specs = entry.options;
     for (const spec of specs) addOption(cmd, spec, spec.short, entry.stdinJson);
     cmd.option('--json', 'Print the result as JSON.');
@@ -178,7 +181,12 @@ export function buildProgram(
       const opts = command.opts();
       const input: Record<string, unknown> = {};
       entry.args.forEach((a, i) => {
-        if (args[i] !== undefined) input[a.name] = args[i];
+        // commander gives a variadic argument that got no words as [], which is the same as leaving it out.
+        if (
+          args[i] !== undefined &&
+          !(a.variadic && Array.isArray(args[i]) && (args[i] as unknown[]).length === 0)
+        )
+          input[a.name] = args[i];
       });
       for (const spec of specs) {
         const v = opts[camel(spec.flag)];
