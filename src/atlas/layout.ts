@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import {
   AccessPolicySchema,
   AtlasFileSchema,
@@ -102,4 +102,16 @@ export function atlasSchemas(): Record<string, z.ZodType> {
 /** `Symbol` -> `symbol`, `DomainConcept` -> `domain_concept`: the id prefix of a kind. */
 export function kindPrefix(kind: string): string {
   return kind.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? '' : '_') + c.toLowerCase());
+}
+
+/** The JSON Schemas shipped under `schemas/atlas/`, generated from the zod schemas `validate` checks with. */
+export function atlasJsonSchemas(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [file, schema] of Object.entries(atlasSchemas()))
+    out[file] = {
+      ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }),
+      $id: `https://hub-workspace.dev/schemas/atlas/${file}`,
+      title: `hub atlas: ${file.replace('.schema.json', '')}`,
+    };
+  return out;
 }
