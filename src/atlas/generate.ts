@@ -14,7 +14,14 @@ import {
   loadAtlas,
   readAtlasFile,
 } from './load.js';
-import { ATLAS_API_VERSION, type Entity, type Inventory, type Manifests, type Skipped } from './schemas.js';
+import {
+  ATLAS_API_VERSION,
+  type Entity,
+  EntitySchema,
+  type Inventory,
+  type Manifests,
+  type Skipped,
+} from './schemas.js';
 import { type SourceFile, scanSources } from './sources.js';
 
 export interface GenerateInput {
@@ -205,7 +212,9 @@ export async function generateAtlas(input: GenerateInput): Promise<GenerateResul
     ['generated/verifications.yaml', tests],
   ] as const)
     for (const e of list)
-      if (!all.entities.has(e.metadata.id)) all.entities.set(e.metadata.id, { entity: e, file: rel });
+      if (!all.entities.has(e.metadata.id))
+        // Parsed as a reader would: the schema's defaults (lifecycle, classification) filled in.
+        all.entities.set(e.metadata.id, { entity: EntitySchema.parse(e), file: rel });
   for (const [rel, text] of Object.entries(texts)) all.hashes[rel] = sha256Hex(text);
   checkReferences(all);
   writeFileUnder(place.dir, INDEX_FILE, JSON.stringify(buildIndex(all)));

@@ -1,8 +1,8 @@
 export { atlasPlace } from './atlas-dir.js';
-export { type AtlasMention, atlasMention, MENTION_LIMIT } from './mention.js';
 export { type GenerateResult, generateAtlas } from './generate.js';
 export { type InitResult, initAtlas } from './init.js';
 export { ATLAS_DIR, atlasJsonSchemas, atlasSchemas } from './layout.js';
+export { type AtlasMention, atlasMention, MENTION_LIMIT } from './mention.js';
 export {
   MAX_QUERY_LENGTH,
   parseQuery,

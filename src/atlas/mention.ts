@@ -46,15 +46,26 @@ export function atlasMention(dir: string, sub: string): AtlasMention | undefined
   for (const r of index.relations) {
     const other = ids.has(r.to) ? r.from : ids.has(r.from) ? r.to : undefined;
     const e = other ? byId.get(other) : undefined;
-    if (!e || ids.has(e.id) || seen.has(e.id) || e.classification === 'restricted' || e.classification === 'confidential') continue;
+    if (
+      !e ||
+      ids.has(e.id) ||
+      seen.has(e.id) ||
+      e.classification === 'restricted' ||
+      e.classification === 'confidential'
+    )
+      continue;
     seen.add(e.id);
     related.push({ id: e.id, kind: e.kind, name: e.name, relation: r.relation });
   }
-  const shown = inside.filter((e) => e.classification !== 'restricted' && e.classification !== 'confidential');
+  const shown = inside.filter(
+    (e) => e.classification !== 'restricted' && e.classification !== 'confidential',
+  );
   return {
     path: sub,
     counts,
-    entities: shown.slice(0, MENTION_LIMIT).map(({ id, kind, name, file, line }) => ({ id, kind, name, file, line })),
+    entities: shown
+      .slice(0, MENTION_LIMIT)
+      .map(({ id, kind, name, file, line }) => ({ id, kind, name, file, line })),
     related: related.slice(0, MENTION_LIMIT),
     ...(shown.length > MENTION_LIMIT || related.length > MENTION_LIMIT ? { truncated: true as const } : {}),
     query,
