@@ -41,9 +41,11 @@ function target(
   ctx: OpContext,
   input: { path?: string; project?: string; repo?: string },
 ): { cwd: string; path?: string; confine?: string } {
+  // Over MCP and HTTP a relative path starts at the served workspace, not at the server's working directory.
   const confine = onCli(ctx) ? undefined : ctx.root();
+  const cwd = confine ?? ctx.cwd;
   if (input.project === undefined && input.repo === undefined)
-    return { cwd: ctx.cwd, path: input.path, confine };
+    return { cwd, path: input.path, confine };
   if (input.project === undefined || input.repo === undefined || input.path !== undefined)
     throw new ValidationError('project and repo go together, and replace path', {
       field: input.path !== undefined ? 'path' : input.project === undefined ? 'project' : 'repo',
@@ -69,7 +71,7 @@ function target(
         rule: 'checked_out',
       },
     );
-  return { cwd: ctx.cwd, path: c.dir, confine };
+  return { cwd, path: c.dir, confine };
 }
 
 const skippedText = (s: GenerateResult['skipped']) =>
