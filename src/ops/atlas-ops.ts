@@ -44,8 +44,7 @@ function target(
   // Over MCP and HTTP a relative path starts at the served workspace, not at the server's working directory.
   const confine = onCli(ctx) ? undefined : ctx.root();
   const cwd = confine ?? ctx.cwd;
-  if (input.project === undefined && input.repo === undefined)
-    return { cwd, path: input.path, confine };
+  if (input.project === undefined && input.repo === undefined) return { cwd, path: input.path, confine };
   if (input.project === undefined || input.repo === undefined || input.path !== undefined)
     throw new ValidationError('project and repo go together, and replace path', {
       field: input.path !== undefined ? 'path' : input.project === undefined ? 'project' : 'repo',
@@ -131,9 +130,9 @@ export const atlasInit = defineOp({
 export const atlasGenerate = defineOp({
   id: 'atlas.generate',
   summary:
-    'Rebuild .atlas/generated/ from the sources: inventory, exported symbols and tests (tree-sitter), manifests; curated files are never written.',
+    'Rebuild .atlas/generated/ from the sources: inventory, exported symbols and tests (tree-sitter), manifests.',
   description:
-    "Symbols (exported functions, classes, types, interfaces, variables, with file and line) and tests come from TypeScript/JavaScript, Python, Go and Rust. Files over the size limit, binary files, vendored and generated folders are skipped and counted. Times are the HEAD commit's, so one commit always gives the same bytes.",
+    "Curated files are never written. Symbols (exported functions, classes, types, interfaces, variables, with file and line) and tests come from TypeScript/JavaScript, Python, Go and Rust. Files over the size limit, binary files, vendored and generated folders are skipped and counted. Times are the HEAD commit's, so one commit always gives the same bytes.",
   input: z.strictObject({ path: pathField }),
   gate: 'none',
   attributes: WRITES_IDEMPOTENT,
@@ -240,10 +239,9 @@ export const atlasRefresh = defineOp({
 
 export const atlasQuery = defineOp({
   id: 'atlas.query',
-  summary:
-    'Find atlas entities by `expr` (an id, a kind, or Kind[id="x:y"], Kind[name="n"], Kind[file="dir"]) with their one-hop relations.',
+  summary: 'Find .atlas/ entities by `expr` (an id, a kind, or Kind[id="x:y"]) with their one-hop relations.',
   description:
-    'Relations are those of mappings/ and overrides/links.yaml (maps_to, implements, verified_by), both directions. A kind that does not match the id, or nothing found, gives {ok: false, reason} (exit 1).',
+    'Forms: an id (symbol:src.app.ts.main), a kind (Symbol), Kind[id="x:y"], Kind[name="n"], Kind[file="dir"] (entities declared under a folder). Relations are those of mappings/ and overrides/links.yaml (maps_to, implements, verified_by), both directions. A kind that does not match the id, or nothing found, gives {ok: false, reason} (exit 1).',
   input: z.strictObject({
     expr: z.string().min(1).describe('The query: symbol:src.app.ts.main, Symbol, or Kind[attr="value"].'),
     path: pathField,
@@ -288,7 +286,7 @@ export const atlasQuery = defineOp({
   },
   mcp: {
     tool: 'hub_atlas_query',
-    when: "Use when you need a repository's curated concepts, exported symbols or tests and how they relate, from its .atlas/ folder.",
+    when: "Use when you need a repository's curated concepts, exported symbols or tests and their links.",
   },
   http: [{ method: 'GET', route: '/v3/ops/atlas/query', input: 'query' }],
 });

@@ -65,6 +65,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
   'project derived':
     'Derived working sets: projects taking repos or single components from other projects (create, include, refresh, exclude).',
   org: "Org indexes: a host's repositories observed without cloning (index, search); repo materialize clones one.",
+  atlas:
+    "A repository's semantic layer kept in its .atlas/ folder: init, generate (symbols and tests with tree-sitter), validate, status, refresh, query; no manifest needed.",
 };
 
 export interface LeafAction {
