@@ -10,7 +10,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createTempDir, hubCase, progress, QUICK, round, runBench, timeInterleaved, timeSpawnRss } from './lib/measure.mjs';
+import {
+  createTempDir,
+  hubCase,
+  progress,
+  QUICK,
+  round,
+  runBench,
+  timeInterleaved,
+  timeSpawnRss,
+} from './lib/measure.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,7 +32,10 @@ const FILES = Number(values.files);
 const RUNS = Number(values.runs);
 
 const git = (cwd, args) => {
-  const r = spawnSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 };
@@ -34,20 +46,60 @@ function source(lang, i, test) {
   switch (lang) {
     case 'ts':
       return test
-        ? { path: `web/src/m${i}.test.ts`, text: `import { describe, it } from 'vitest';\ndescribe('m${i}', () => {\n  it('works', () => {});\n  it('fails well', () => {});\n});\n`, symbols: 0, tests: 2 }
-        : { path: `web/src/m${i}.ts`, text: `${pad.join('\n')}\nexport interface Opts${i} { a: number }\nexport type Id${i} = string;\nexport class Service${i} {\n  run(): void {}\n}\nexport function make${i}(o: Opts${i}): Service${i} {\n  return new Service${i}();\n}\nconst hidden = 1;\n`, symbols: 4, tests: 0 };
+        ? {
+            path: `web/src/m${i}.test.ts`,
+            text: `import { describe, it } from 'vitest';\ndescribe('m${i}', () => {\n  it('works', () => {});\n  it('fails well', () => {});\n});\n`,
+            symbols: 0,
+            tests: 2,
+          }
+        : {
+            path: `web/src/m${i}.ts`,
+            text: `${pad.join('\n')}\nexport interface Opts${i} { a: number }\nexport type Id${i} = string;\nexport class Service${i} {\n  run(): void {}\n}\nexport function make${i}(o: Opts${i}): Service${i} {\n  return new Service${i}();\n}\nconst hidden = 1;\n`,
+            symbols: 4,
+            tests: 0,
+          };
     case 'py':
       return test
-        ? { path: `py/tests/test_m${i}.py`, text: `def test_one():\n    assert True\n\n\nclass TestM${i}:\n    def test_two(self):\n        pass\n`, symbols: 0, tests: 2 }
-        : { path: `py/pkg/m${i}.py`, text: `${pad.map((l) => l.replace('//', '#')).join('\n')}\nclass Model${i}:\n    def save(self):\n        return 1\n\n\ndef load${i}(x):\n    return x\n\n\ndef _private():\n    return 0\n`, symbols: 2, tests: 0 };
+        ? {
+            path: `py/tests/test_m${i}.py`,
+            text: `def test_one():\n    assert True\n\n\nclass TestM${i}:\n    def test_two(self):\n        pass\n`,
+            symbols: 0,
+            tests: 2,
+          }
+        : {
+            path: `py/pkg/m${i}.py`,
+            text: `${pad.map((l) => l.replace('//', '#')).join('\n')}\nclass Model${i}:\n    def save(self):\n        return 1\n\n\ndef load${i}(x):\n    return x\n\n\ndef _private():\n    return 0\n`,
+            symbols: 2,
+            tests: 0,
+          };
     case 'go':
       return test
-        ? { path: `go/pkg/m${i}_test.go`, text: `package pkg\n\nimport "testing"\n\nfunc TestM${i}(t *testing.T) {}\n\nfunc BenchmarkM${i}(b *testing.B) {}\n`, symbols: 0, tests: 2 }
-        : { path: `go/pkg/m${i}.go`, text: `package pkg\n\n${pad.join('\n')}\ntype Store${i} struct{ n int }\n\ntype Reader${i} interface{ Read() }\n\nfunc (s *Store${i}) Get() int { return s.n }\n\nfunc New${i}() *Store${i} { return &Store${i}{} }\n\nfunc helper${i}() {}\n`, symbols: 4, tests: 0 };
+        ? {
+            path: `go/pkg/m${i}_test.go`,
+            text: `package pkg\n\nimport "testing"\n\nfunc TestM${i}(t *testing.T) {}\n\nfunc BenchmarkM${i}(b *testing.B) {}\n`,
+            symbols: 0,
+            tests: 2,
+          }
+        : {
+            path: `go/pkg/m${i}.go`,
+            text: `package pkg\n\n${pad.join('\n')}\ntype Store${i} struct{ n int }\n\ntype Reader${i} interface{ Read() }\n\nfunc (s *Store${i}) Get() int { return s.n }\n\nfunc New${i}() *Store${i} { return &Store${i}{} }\n\nfunc helper${i}() {}\n`,
+            symbols: 4,
+            tests: 0,
+          };
     default:
       return test
-        ? { path: `rs/tests/t${i}.rs`, text: `#[test]\nfn works_${i}() {}\n\n#[test]\nfn fails_well_${i}() {}\n`, symbols: 0, tests: 2 }
-        : { path: `rs/src/m${i}.rs`, text: `${pad.join('\n')}\npub struct Config${i} { pub n: u32 }\n\npub trait Render${i} { fn render(&self); }\n\nimpl Config${i} {\n    pub fn new() -> Self { Config${i} { n: 0 } }\n}\n\npub fn build${i}() -> Config${i} { Config${i}::new() }\n\nfn private() {}\n`, symbols: 4, tests: 0 };
+        ? {
+            path: `rs/tests/t${i}.rs`,
+            text: `#[test]\nfn works_${i}() {}\n\n#[test]\nfn fails_well_${i}() {}\n`,
+            symbols: 0,
+            tests: 2,
+          }
+        : {
+            path: `rs/src/m${i}.rs`,
+            text: `${pad.join('\n')}\npub struct Config${i} { pub n: u32 }\n\npub trait Render${i} { fn render(&self); }\n\nimpl Config${i} {\n    pub fn new() -> Self { Config${i} { n: 0 } }\n}\n\npub fn build${i}() -> Config${i} { Config${i}::new() }\n\nfn private() {}\n`,
+            symbols: 4,
+            tests: 0,
+          };
   }
 }
 
@@ -90,7 +142,9 @@ await runBench('atlas-generate', async ({ cleanup }) => {
   const first = timeSpawnRss(init.command, init.args, init);
   const r = JSON.parse(first.stdout).generated;
   if (r.symbols !== expected.symbols || r.verifications !== expected.tests)
-    throw new Error(`found ${r.symbols} symbols and ${r.verifications} tests, expected ${expected.symbols} and ${expected.tests}`);
+    throw new Error(
+      `found ${r.symbols} symbols and ${r.verifications} tests, expected ${expected.symbols} and ${expected.tests}`,
+    );
   const times = timeInterleaved(
     {
       read_alone: { command: process.execPath, args: ['-e', READ_ALONE], env: process.env, cwd: dir },
@@ -103,7 +157,8 @@ await runBench('atlas-generate', async ({ cleanup }) => {
   );
   const q = hubCase(['atlas', 'query', 'Symbol[name="make1"]', '--json'], env, { cwd: dir });
   const answer = JSON.parse(spawnSync(q.command, q.args, { cwd: dir, env: q.env, encoding: 'utf8' }).stdout);
-  if (FILES >= 8 && (!answer.ok || answer.index !== 'fresh')) throw new Error(`query: ${JSON.stringify(answer).slice(0, 200)}`);
+  if (FILES >= 8 && (!answer.ok || answer.index !== 'fresh'))
+    throw new Error(`query: ${JSON.stringify(answer).slice(0, 200)}`);
   return {
     files: r.files,
     languages: r.languages,

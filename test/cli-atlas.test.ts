@@ -143,7 +143,7 @@ describe('hub atlas init, generate and status in a folder without a manifest', (
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().refreshed).toEqual(['py/pkg/core.py', 'py/pkg/new.py']);
     expect(read(repo, '.atlas/generated/manifests.yaml')).toContain(
-      'invalidationReason: "refreshed after source changes: py/pkg/core.py, py/pkg/new.py"',
+      "invalidationReason: 'refreshed after source changes: py/pkg/core.py, py/pkg/new.py'",
     );
     expect(hub(repo, 'atlas', 'status').json()).toMatchObject({
       generated: 'fresh',

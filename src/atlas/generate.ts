@@ -1,5 +1,5 @@
 import { runGit, sha256Hex, ValidationError, writeFileUnder } from '../infra/index.js';
-import { yaml } from '../model/index.js';
+import { dumpPlainYaml, yaml } from '../model/index.js';
 import { atlasPlace, noAtlas } from './atlas-dir.js';
 import { EXTRACTORS, extractFile } from './extract.js';
 import type { FoundSymbol, FoundTest } from './extract-types.js';
@@ -59,7 +59,7 @@ export async function headCommit(root: string): Promise<{ revision: string | nul
 
 /** YAML text of a generated file: block style, no folding, the same bytes for the same value. */
 export function generatedYaml(value: unknown): string {
-  return yaml().stringify(value, { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+  return dumpPlainYaml(value);
 }
 
 interface Found {
@@ -213,8 +213,8 @@ export async function generateAtlas(input: GenerateInput): Promise<GenerateResul
   ] as const)
     for (const e of list)
       if (!all.entities.has(e.metadata.id))
-        // Parsed as a reader would: the schema's defaults (lifecycle, classification) filled in.
-        all.entities.set(e.metadata.id, { entity: EntitySchema.parse(e), file: rel });
+        // As a reader sees them: the schema's defaults (lifecycle, classification) filled in.
+        all.entities.set(e.metadata.id, { entity: withDefaults(e), file: rel });
   for (const [rel, text] of Object.entries(texts)) all.hashes[rel] = sha256Hex(text);
   checkReferences(all);
   writeFileUnder(place.dir, INDEX_FILE, JSON.stringify(buildIndex(all)));
@@ -245,4 +245,20 @@ function markFresh(dir: string): boolean {
   doc.setIn(['sources', 'generated'], 'fresh');
   writeFileUnder(dir, 'atlas.yaml', doc.toString({ lineWidth: 0 }));
   return true;
+}
+
+/** A generated entity as a reader sees it: the schema's defaults for what generation leaves out. */
+function withDefaults(e: Entity): Entity {
+  // Generated metadata leaves the defaults out of the file (the type says they are there once read).
+  const m: Partial<Entity['metadata']> = e.metadata;
+  return {
+    ...e,
+    metadata: {
+      ...e.metadata,
+      lifecycle: m.lifecycle ?? 'active',
+      classification: m.classification ?? 'internal',
+      owners: m.owners ?? [],
+      labels: m.labels ?? {},
+    },
+  };
 }

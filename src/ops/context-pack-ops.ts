@@ -174,7 +174,9 @@ export const repoCard = defineOp({
     const place = ctx.checkouts().of(repo);
     // The repository's atlas, when it has one: what its .atlas/ knows, never a reason for the card to fail.
     const atlas =
-      place.state === 'present' ? (await import('../atlas/index.js')).atlasMention(place.dir, '.') : undefined;
+      place.state === 'present'
+        ? (await import('../atlas/index.js')).atlasMention(place.dir, '.')
+        : undefined;
     const out = { ...card, ...(atlas ? { atlas } : {}), token_estimate: 0 };
     stampTokens(await deps.counter, out);
     return out;

@@ -10,7 +10,8 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   for (const [name, schema] of Object.entries(generatedSchemas()))
     out[`schemas/${name}`] = schemaFileText(schema);
   out['schemas/agent-template.schema.json'] = schemaFileText(templateJsonSchema());
-  for (const [name, schema] of Object.entries(atlasJsonSchemas())) out[`schemas/atlas/${name}`] = schemaFileText(schema);
+  for (const [name, schema] of Object.entries(atlasJsonSchemas()))
+    out[`schemas/atlas/${name}`] = schemaFileText(schema);
   out['docs/commands.md'] = commandsMarkdown(await loadOperations());
   return out;
 }
