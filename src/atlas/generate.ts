@@ -14,14 +14,7 @@ import {
   loadAtlas,
   readAtlasFile,
 } from './load.js';
-import {
-  ATLAS_API_VERSION,
-  type Entity,
-  EntitySchema,
-  type Inventory,
-  type Manifests,
-  type Skipped,
-} from './schemas.js';
+import { ATLAS_API_VERSION, type Entity, type Inventory, type Manifests, type Skipped } from './schemas.js';
 import { type SourceFile, scanSources } from './sources.js';
 
 export interface GenerateInput {
