@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, git, makeGitRepo, removeTempDir } from './fixtures/index.js';
@@ -435,5 +444,26 @@ describe('atlas JSON Schemas are shipped', () => {
       expect(JSON.parse(readFileSync(join(dir, `${f}.schema.json`), 'utf8')).$id).toContain(
         `atlas/${f}.schema.json`,
       );
+  });
+});
+
+describe('the parser loads only in atlas generate', () => {
+  it('web-tree-sitter is imported dynamically by one chunk, and that chunk only dynamically', () => {
+    const chunks = join(import.meta.dirname, '..', 'dist', 'chunks');
+    const files = readdirSync(chunks).filter((f) => f.endsWith('.js'));
+    const text = (f: string) => readFileSync(join(chunks, f), 'utf8');
+    const users = files.filter((f) => text(f).includes('web-tree-sitter'));
+    expect(users).toHaveLength(1);
+    expect(text(users[0]!)).toContain('import("web-tree-sitter")');
+    expect(text(users[0]!)).not.toMatch(/from\s*"web-tree-sitter"/);
+    for (const f of files) {
+      const t = text(f);
+      if (!t.includes(users[0]!)) continue;
+      // Every mention of the parser chunk is an import() call, never a static import.
+      expect(t.split(users[0]!).length - 1, f).toBe(t.split(`import("./${users[0]}")`).length - 1);
+    }
+    expect(readFileSync(join(import.meta.dirname, '..', 'dist', 'cli.js'), 'utf8')).not.toContain(
+      'web-tree-sitter',
+    );
   });
 });
