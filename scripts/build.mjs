@@ -67,7 +67,8 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded on first use through src/model/yaml-lib.ts and yaml-fast.ts, so a cached manifest read never evaluates them.
   // The AWS SDK is imported only by the dynamodb state backend, from node_modules (never bundled).
-  external: ['yaml', 'js-yaml', '@aws-sdk/client-dynamodb'],
+  // web-tree-sitter finds its tree-sitter.wasm beside its own module: it stays in node_modules (atlas loads it).
+  external: ['yaml', 'js-yaml', '@aws-sdk/client-dynamodb', 'web-tree-sitter'],
   // commander is CommonJS: give the ESM bundle a require() it can call.
   banner: {
     js: "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);",

@@ -184,6 +184,13 @@ const SPEC_BINDINGS: Record<string, { cli?: string; mcp?: string; http?: string 
   'org.index': { cli: 'org index', mcp: 'hub_org_index' },
   'org.search': { cli: 'org search', mcp: 'hub_org_search', http: 'GET /v3/ops/org/search' },
   'repo.materialize': { cli: 'repo materialize', mcp: 'hub_org_materialize' },
+  // Issue 30: the repository atlas (the earlier product had no MCP tool; hub serves queries).
+  'atlas.init': { cli: 'atlas init' },
+  'atlas.generate': { cli: 'atlas generate' },
+  'atlas.validate': { cli: 'atlas validate' },
+  'atlas.status': { cli: 'atlas status' },
+  'atlas.refresh': { cli: 'atlas refresh' },
+  'atlas.query': { cli: 'atlas query', mcp: 'hub_atlas_query', http: 'GET /v3/ops/atlas/query' },
   'graph.show': { cli: 'graph', http: 'GET /v3/ops/graph' },
   'graph.neighbors': { mcp: 'hub_graph_neighbors' },
   'config.graph.suggest': { cli: 'config graph suggest' },

@@ -118,6 +118,7 @@ export {
   type Source,
   SourceSchema,
 } from './source-schema.js';
+export { dumpPlainYaml, fastYamlValue } from './yaml-fast.js';
 export { yaml } from './yaml-lib.js';
 export { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 export {

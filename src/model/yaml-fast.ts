@@ -16,6 +16,15 @@ function jsYaml(): typeof JsYaml {
 }
 
 /**
+ * YAML text of a plain value (no comments to keep) with js-yaml: block style, no line folding, no anchors, the same
+ * bytes for the same value. For files hub writes whole, such as atlas's generated files, where the Document API's
+ * node tree costs several times more.
+ */
+export function dumpPlainYaml(value: unknown): string {
+  return jsYaml().dump(value, { lineWidth: -1, noRefs: true, schema: jsYaml().CORE_SCHEMA });
+}
+
+/**
  * Plain scalars typed exactly as the `yaml` package's YAML 1.2 core schema types them (its tests and regexes,
  * src: yaml/dist/schema/core), so both readers give the same value: `yes`/`no`/`on`/`off` stay strings, `0o17` is
  * 15, `1_000` is a string, `1e400` is Infinity.

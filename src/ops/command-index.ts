@@ -3,13 +3,21 @@ import type * as z from 'zod';
 import { BUILD_ID } from './build-info.js';
 import { loadOperationsByModule, type OperationModule } from './operation-modules.js';
 import type { AnyOperation } from './registry.js';
-import { describeField, isRequired, type OptionSpec, optionsFromSchema } from './schema-options.js';
+import {
+  describeField,
+  isRequired,
+  isStringList,
+  type OptionSpec,
+  optionsFromSchema,
+} from './schema-options.js';
 
 /** A positional argument of a command. */
 export interface CommandArgument {
   name: string;
   required: boolean;
   description: string;
+  /** The last argument takes every remaining word (a list of strings). */
+  variadic?: boolean;
 }
 
 /** Everything the CLI needs to parse and explain one command without loading its operation. */
@@ -64,10 +72,11 @@ export function describeCommand(op: AnyOperation, module: OperationModule): Comm
     summary: cli(op.summary),
     ...(op.description ? { description: cli(op.description) } : {}),
     ...(op.cli.help ? { help: op.cli.help } : {}),
-    args: positional.map((name) => ({
+    args: positional.map((name, i) => ({
       name,
       required: isRequired(shape[name]!),
       description: cli(describeField(shape[name]!)),
+      ...(i === positional.length - 1 && isStringList(shape[name]!) ? { variadic: true } : {}),
     })),
     options: options.map((spec) => {
       const short = op.cli?.short?.[spec.field];

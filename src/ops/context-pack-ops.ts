@@ -171,7 +171,13 @@ export const repoCard = defineOp({
       graph: deps.graph,
     });
     deps.cache.save();
-    const out = { ...card, token_estimate: 0 };
+    const place = ctx.checkouts().of(repo);
+    // The repository's atlas, when it has one: what its .atlas/ knows, never a reason for the card to fail.
+    const atlas =
+      place.state === 'present'
+        ? (await import('../atlas/index.js')).atlasMention(place.dir, '.')
+        : undefined;
+    const out = { ...card, ...(atlas ? { atlas } : {}), token_estimate: 0 };
     stampTokens(await deps.counter, out);
     return out;
   },
@@ -186,6 +192,15 @@ export const repoCard = defineOp({
           : '',
         c.health_flags.length ? `flags: ${c.health_flags.join(', ')}` : '',
         c.ci ? `ci: ${c.ci.provider ?? '?'} ${c.ci.config ?? ''}`.trimEnd() : '',
+        c.atlas
+          ? `atlas: ${
+              c.atlas.error ??
+              (Object.entries(c.atlas.counts)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(', ') ||
+                'no entities')
+            }`
+          : '',
       ]
         .filter(Boolean)
         .join('\n'),
@@ -249,6 +264,12 @@ export const contextCompile = defineOp({
     const sections = task
       ? [...compiled.sections.filter((s) => s.key !== 'task'), task.section]
       : compiled.sections;
+    if (compiled.component && place?.state === 'present') {
+      // The atlas entities of the component's folder, when the repository keeps a .atlas/.
+      const c = catalog.components.find((x) => x.id === compiled.component);
+      const atlas = (await import('../atlas/index.js')).atlasMention(place.dir, c?.path ?? '.');
+      if (atlas) sections.push({ key: 'atlas', value: atlas, droppable: true });
+    }
     const component = compiled.component?.split('/')[2];
     const tier = (input.tier ?? profileTier(ctx, project, repo, component) ?? 1) as Tier;
     const budget = task ? task.budget : input.budget;

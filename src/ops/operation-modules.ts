@@ -245,6 +245,10 @@ export const OPERATION_MODULES = {
   'campaign-board': async (): Promise<AnyOperation[]> => [
     (await import('./campaign-board-ops.js')).campaignBoardSync,
   ],
+  atlas: async (): Promise<AnyOperation[]> => {
+    const m = await import('./atlas-ops.js');
+    return [m.atlasInit, m.atlasGenerate, m.atlasValidate, m.atlasStatusOp, m.atlasRefresh, m.atlasQuery];
+  },
 };
 
 /** The name of one operation module. */

@@ -60,6 +60,12 @@ function unwrap(schema: z.ZodType): {
 export const kebab = (field: string) => field.replace(/_/g, '-');
 
 /** Derives command-line options from an operation's input schema, so flags and help never drift from it. */
+/** True for a list of strings: as the last positional argument it takes every remaining word (`paths...`). */
+export function isStringList(schema: z.ZodType): boolean {
+  const d = defOf(unwrap(schema).base);
+  return d.type === 'array' && Boolean(d.element) && defOf(unwrap(d.element!).base).type === 'string';
+}
+
 export function optionsFromSchema(shape: Record<string, z.ZodType>, positional: string[]): OptionSpec[] {
   const specs: OptionSpec[] = [];
   for (const [field, schema] of Object.entries(shape)) {

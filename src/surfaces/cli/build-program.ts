@@ -68,6 +68,8 @@ export const GROUP_SUMMARIES: Record<string, string> = {
     'Campaigns: one change across many repositories (new, list, status, set, expand, lessons, context, board sync).',
   'campaign lesson': 'Lessons of a campaign: what one repository taught the next ones (add, list).',
   org: "Org indexes: a host's repositories observed without cloning (index, search); repo materialize clones one.",
+  atlas:
+    "A repository's semantic layer kept in its .atlas/ folder: init, generate (symbols and tests with tree-sitter), validate, status, refresh, query; no manifest needed.",
 };
 
 export interface LeafAction {
@@ -172,7 +174,10 @@ export function buildProgram(
     groups.set(key, cmd);
     if (entry.description) cmd.addHelpText('after', `\n${entry.description}`);
     if (entry.help) cmd.addHelpText('after', `\n${entry.help}`);
-    for (const a of entry.args) cmd.argument(a.required ? `<${a.name}>` : `[${a.name}]`, a.description);
+    for (const a of entry.args) {
+      const word = `${a.name}${a.variadic ? '...' : ''}`;
+      cmd.argument(a.required ? `<${word}>` : `[${word}]`, a.description);
+    }
     const specs = entry.options;
     for (const spec of specs) addOption(cmd, spec, spec.short, entry.stdinJson);
     cmd.option('--json', 'Print the result as JSON.');
@@ -181,7 +186,12 @@ export function buildProgram(
       const opts = command.opts();
       const input: Record<string, unknown> = {};
       entry.args.forEach((a, i) => {
-        if (args[i] !== undefined) input[a.name] = args[i];
+        // commander gives a variadic argument that got no words as [], which is the same as leaving it out.
+        if (
+          args[i] !== undefined &&
+          !(a.variadic && Array.isArray(args[i]) && (args[i] as unknown[]).length === 0)
+        )
+          input[a.name] = args[i];
       });
       for (const spec of specs) {
         const v = opts[camel(spec.flag)];

@@ -88,10 +88,14 @@ export function fastParse(entries: CommandEntry[], argv: string[]): FastParse | 
     return undefined;
   }
   const { values, positionals } = parsed;
-  if (positionals.length > entry.args.length) return undefined;
+  const variadic = entry.args[entry.args.length - 1]?.variadic === true;
+  if (positionals.length > entry.args.length && !variadic) return undefined;
   const input: Record<string, unknown> = {};
   for (const [i, arg] of entry.args.entries()) {
-    if (positionals[i] !== undefined) input[arg.name] = positionals[i];
+    if (arg.variadic) {
+      if (positionals.length > i) input[arg.name] = positionals.slice(i);
+      else if (arg.required) return undefined;
+    } else if (positionals[i] !== undefined) input[arg.name] = positionals[i];
     else if (arg.required) return undefined;
   }
   for (const spec of entry.options) {
