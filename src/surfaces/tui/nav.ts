@@ -32,7 +32,7 @@ export function fuzzyRank<T>(
 ) {
   const q = term?.trim() ?? '';
   if (q === '') return items;
-  return p.fuzzysort.go(q, items, { keys, limit: 0 }).map((r) => r.obj);
+  return p.fuzzysort.go(q, items, { keys, limit: 0, threshold: 0 }).map((r) => r.obj);
 }
 
 /** The project: named (checked), the only one, or picked with the finder. */
@@ -82,10 +82,11 @@ export async function chooseRepo(
         source: (term) =>
           fuzzyRank(p, term, rows, [(r) => r.repo, (r) => Object.keys(r.tags).join(' ')]).map((r) => ({
             value: r,
-            name: r.exists ? r.repo : `${r.repo} (not on disk)`,
+            name: r.repo,
             description: repoPreview(r),
+            // Listed, so a person sees it exists, but not pickable: there is nothing on disk to open.
+            ...(r.exists ? {} : { disabled: `(not on disk: hub project sync --project ${r.project})` }),
           })),
-        validate: (r) => r.exists || `${r.id} is not on disk: run hub project sync --project ${r.project}`,
       },
       ctx,
     ),
