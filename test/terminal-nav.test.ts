@@ -38,11 +38,11 @@ function nav(args: string[] = []): HubTerminal {
 
 const opened = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
 
-describe.skipIf(!tmux)('hub nav in a terminal', () => {
+describe.skipIf(!tmux)('hub nav in a terminal', { timeout: 120_000 }, () => {
   it('picks a project, then a repository with the fuzzy finder and its preview, and opens it', async () => {
     const t = nav();
     await t.waitFor('? Project');
-    expect(t.screen()).toMatch(/platform[\s\S]*storefront/);
+    await t.waitFor(/platform[\s\S]*storefront/);
     t.type('store');
     await t.waitFor(/❯ storefront/);
     t.keys('Enter');
@@ -61,7 +61,7 @@ describe.skipIf(!tmux)('hub nav in a terminal', () => {
     const t = nav(['-p', 'platform', '--repo', 'gateway']);
     expect(await t.exitCode()).toBe(0);
     expect(opened()).toEqual(['--reuse-window', join(root, 'platform', 'gateway')]);
-    expect(t.screen()).not.toContain('?');
+    expect(t.transcript()).not.toContain('?');
   });
 
   it('goes straight to the repositories with -p (select is the same command)', async () => {
@@ -85,7 +85,7 @@ describe.skipIf(!tmux)('hub nav in a terminal', () => {
     await t.waitFor('? Repository of storefront');
     t.keys('Escape');
     expect(await t.exitCode()).toBe(130);
-    expect(t.screen()).toContain('cancelled (Esc)');
+    expect(t.transcript()).toContain('cancelled (Esc)');
     expect(opened()).toEqual([]);
   });
 
@@ -113,10 +113,10 @@ describe.skipIf(!tmux)('hub nav in a terminal', () => {
   it('exits 1 naming the nearest project for an unknown -p, and the nearest repository for an unknown --repo', async () => {
     const a = nav(['-p', 'platfrom']);
     expect(await a.exitCode()).toBe(1);
-    expect(a.screen(), a.screen()).toMatch(/platfrom[\s\S]*platform/);
+    expect(a.transcript()).toMatch(/platfrom[\s\S]*platform/);
     const b = nav(['-p', 'platform', '--repo', 'gatway']);
     expect(await b.exitCode()).toBe(1);
-    expect(b.screen()).toMatch(/gatway[\s\S]*gateway/);
+    expect(b.transcript()).toMatch(/gatway[\s\S]*gateway/);
     expect(opened()).toEqual([]);
   });
 });

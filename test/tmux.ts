@@ -59,16 +59,33 @@ export class HubTerminal {
     });
   }
 
-  /** What the screen shows now, with the lines that scrolled off it (tmux scrolls to print "Pane is dead"). */
+  /** What the screen shows now (wrapped lines joined): the prompt as it is, never an earlier frame. */
   screen(): string {
-    return this.tmux(['capture-pane', '-p', '-S', '-', '-t', this.target]);
+    return this.tmux(['capture-pane', '-p', '-J', '-t', this.target]);
+  }
+
+  /**
+   * Everything printed, with the lines that scrolled off the screen: for output longer than the screen, and
+   * after exit (tmux scrolls the screen to print "Pane is dead"). Old frames of a prompt may sit in it.
+   */
+  transcript(): string {
+    return this.tmux(['capture-pane', '-p', '-J', '-S', '-', '-t', this.target]);
   }
 
   /** Waits until the screen matches `pattern`; fails with the last screen after the bounded number of polls. */
-  async waitFor(pattern: RegExp | string): Promise<string> {
+  waitFor(pattern: RegExp | string): Promise<string> {
+    return this.poll(pattern, () => this.screen());
+  }
+
+  /** Waits until anything printed (the transcript) matches `pattern`. */
+  waitForOutput(pattern: RegExp | string): Promise<string> {
+    return this.poll(pattern, () => this.transcript());
+  }
+
+  private async poll(pattern: RegExp | string, read: () => string): Promise<string> {
     let last = '';
     for (let i = 0; i < MAX_POLLS; i++) {
-      last = this.screen();
+      last = read();
       if (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last)) return last;
       await pause(POLL_MS);
     }
@@ -102,7 +119,7 @@ export class HubTerminal {
       if (dead === '1' && (status || signal)) return status ? Number(status) : 128 + Number(signal);
       await pause(POLL_MS);
     }
-    throw new Error(`hub never exited; the terminal shows:\n${this.screen()}`);
+    throw new Error(`hub never exited; the terminal shows:\n${this.transcript()}`);
   }
 
   close(): void {
