@@ -32,7 +32,7 @@ async function refused(command: TerminalCommand, globals: GlobalOptions): Promis
 
 const AGENT_NOTE =
   '\nFor people at a terminal: refused (exit 2, one line naming what to run instead) with HUB_AGENT_MODE=true, ' +
-  'under --json, or when stdin or stdout is not a terminal. Esc or Ctrl-C cancels a pick (exit 130).';
+  'under --json, or when stdin or stdout is not a terminal.';
 
 /**
  * `hub nav` (alias `select`) and `hub tui`: pickers and menus for people, not registry operations (no MCP tool,
@@ -52,7 +52,7 @@ export function addTerminalCommands(program: Command, setExit: (code: number) =>
       'after',
       '\nWith one project, or -p, the project picker is skipped. Type to filter; Enter opens. The editor runs in ' +
         'this terminal without a shell (config.editor, from your user config). An unknown project or repository ' +
-        `exits 1.${AGENT_NOTE}`,
+        `exits 1; Esc or Ctrl-C cancels a pick (exit 130).${AGENT_NOTE}`,
     )
     .action(async (flags: { project?: string; repo?: string }, command: Command) => {
       const globals = command.optsWithGlobals() as GlobalOptions;
@@ -71,7 +71,7 @@ export function addTerminalCommands(program: Command, setExit: (code: number) =>
     .addHelpText(
       'after',
       '\nEvery menu item runs the same operation as its command (in this process, not a child hub). Esc goes ' +
-        `back; Ctrl-C quits.${AGENT_NOTE}`,
+        `back (on the menu it quits, exit 0); Ctrl-C quits (exit 130).${AGENT_NOTE}`,
     )
     .action(async (flags: { wizard?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals() as GlobalOptions;
