@@ -38,7 +38,8 @@ async function timeToScreen(socket, conf, cwd, env, args, text) {
   tmux(['-f', conf, 'new-session', '-d', '-s', 'bench', '-x', '100', '-y', '32', '-c', cwd, ...args]);
   try {
     for (;;) {
-      if (tmux(['capture-pane', '-p', '-t', 'bench:0.0']).includes(text))
+      // With the lines scrolled off: tmux scrolls the screen to say "Pane is dead" once --version has exited.
+      if (tmux(['capture-pane', '-p', '-S', '-', '-t', 'bench:0.0']).includes(text))
         return Number(process.hrtime.bigint() - start) / 1e6;
       if (Number(process.hrtime.bigint() - start) / 1e6 > GIVE_UP_MS)
         throw new Error(`the terminal never showed ${JSON.stringify(text)}`);

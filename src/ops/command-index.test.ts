@@ -40,10 +40,7 @@ describe('the command table', () => {
     const own = commands.filter((c) => !c.alias_of);
     expect(new Set(own.map((c) => c.id)).size).toBe(own.length);
     expect(new Set(commands.map((c) => c.command)).size).toBe(commands.length);
-  });
-
-  it('gives an alias an entry of its own: the same operation and options, naming the command it stands for', async () => {
-    const { commands } = await describeCommands();
+    // An alias has an entry of its own: the same operation and options, naming the command it stands for.
     const full = commands.find((c) => c.command === 'component detect')!;
     const alias = commands.find((c) => c.command === 'detect')!;
     expect(alias).toMatchObject({ id: full.id, module: full.module, alias_of: 'component detect' });
