@@ -30,6 +30,7 @@ describe('terminalRefusal', () => {
   });
   it.each([
     [{ env: { HUB_AGENT_MODE: 'true' } }, 'HUB_AGENT_MODE=true'],
+    [{ env: { HUB_AGENT_MODE: '1' } }, 'HUB_AGENT_MODE=1'],
     [{ json: true }, '--json'],
     [{ stdinTty: false }, 'standard input is not a terminal'],
     [{ stdoutTty: false }, 'standard output is not a terminal'],

@@ -12,6 +12,9 @@ export const TERMINAL_COMMANDS = {
   },
 } as const;
 
+/** Agent mode as every other part of hub reads it (ops/create-context.ts). */
+const AGENT_MODE = /^(1|true|yes)$/i;
+
 export type TerminalCommand = keyof typeof TERMINAL_COMMANDS;
 
 export interface TerminalFacts {
@@ -29,8 +32,8 @@ export interface TerminalFacts {
 export function terminalRefusal(command: TerminalCommand, facts: TerminalFacts): string | undefined {
   const why = facts.json
     ? '--json asks for machine output'
-    : facts.env.HUB_AGENT_MODE === 'true'
-      ? 'HUB_AGENT_MODE=true'
+    : AGENT_MODE.test(facts.env.HUB_AGENT_MODE ?? '')
+      ? `HUB_AGENT_MODE=${facts.env.HUB_AGENT_MODE}`
       : !facts.stdinTty
         ? 'standard input is not a terminal'
         : !facts.stdoutTty

@@ -23,6 +23,7 @@ async function show(ops: OpRunner, say: Say, id: string, input: Record<string, u
 
 async function pickProject(p: Prompts, ops: OpRunner): Promise<string> {
   const names = [...projectsOf(await listRepoRows(ops)).keys()];
+  if (names.length === 1) return names[0]!;
   return await ask((ctx) =>
     p.search(
       {
