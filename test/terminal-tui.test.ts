@@ -106,6 +106,60 @@ describe.skipIf(!hasTmux())('hub tui in a terminal', { timeout: 120_000 }, () =>
     expect(await t.exitCode()).toBe(130);
   });
 
+  it('runs its operations in process: no child process is a hub', async () => {
+    // Every child process hub starts goes through node:child_process (src/infra/child-process.ts); a preload
+    // records each one, so a menu item that ran `hub ...` in a child would show here.
+    const spawns = join(dir, 'spawns.log');
+    const spy = join(dir, 'spawn-spy.cjs');
+    writeFileSync(
+      spy,
+      `const cp = require('node:child_process');
+const fs = require('node:fs');
+for (const name of ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'fork', 'exec', 'execSync']) {
+  const original = cp[name];
+  cp[name] = function (command, args, ...rest) {
+    fs.appendFileSync(${JSON.stringify(spawns)}, JSON.stringify([name, command, Array.isArray(args) ? args : []]) + '\\n');
+    return original.call(this, command, args, ...rest);
+  };
+}
+`,
+    );
+    const t = new HubTerminal({
+      cwd: root,
+      args: ['tui'],
+      env: { HUB_CONFIG_DIR: userConfig, NODE_OPTIONS: `--require ${spy}` },
+    });
+    open.push(t);
+    await choose(t, 'List the catalog');
+    await t.waitForOutput('storefront/catalog');
+    await choose(t, 'Validate the manifest');
+    await choose(t, 'Search the catalog (names, descriptions, tags)');
+    await t.waitFor('? Words to look for');
+    t.type('login');
+    t.keys('Enter');
+    await t.waitForOutput('platform/identity');
+    // Content grep runs ripgrep (or git) as a child: the preload sees it, so it would see a hub too.
+    await choose(t, 'Search file contents (workspace grep)');
+    await t.waitFor('? Text to find');
+    t.type('Login, sessions');
+    t.keys('Enter');
+    await t.waitForOutput('platform/identity/README.md:');
+    await choose(t, 'Quit');
+    expect(await t.exitCode()).toBe(0);
+    const calls = existsSync(spawns)
+      ? readFileSync(spawns, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as [string, string, string[]])
+      : [];
+    const selves = calls.filter(
+      ([, command, args]) =>
+        command === process.execPath || args.some((a) => /bin\/hub$|dist\/cli\.js$/.test(a)),
+    );
+    expect(selves).toEqual([]);
+    expect(calls.length, 'the preload saw no child process at all').toBeGreaterThan(0);
+  });
+
   it('prints an operation failure and keeps the menu (no manifest here)', async () => {
     const empty = mkdtempSync(join(dir, 'empty-'));
     const t = term(['tui'], { cwd: empty });
