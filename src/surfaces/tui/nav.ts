@@ -11,7 +11,8 @@ export interface NavOptions {
   repo?: string;
 }
 
-interface AppInfo {
+/** What `appconfig.info` returns, as far as the terminal commands read it. */
+export interface AppInfo {
   path: string | null;
   source: string;
   trusted_keys_from: string | null;

@@ -1,16 +1,9 @@
 import { existsSync } from 'node:fs';
 import { HubError } from '../../infra/index.js';
 import { saveAppConfig, WORKSPACE_CONFIG_RULE } from '../../model/index.js';
-import { userSettingPath } from './nav.js';
+import { type AppInfo, userSettingPath } from './nav.js';
 import type { OpRunner } from './op-runner.js';
 import { ask, type Prompts } from './prompts.js';
-
-interface AppInfo {
-  path: string | null;
-  source: string;
-  trusted_keys_from: string | null;
-  config: { config: { editor: string }; workspace: { ui_ignore_hidden: boolean } };
-}
 
 /** One setting the wizard changes, and the file `appconfig patch` writes it to. */
 interface Change {
