@@ -45,14 +45,13 @@ describe.skipIf(!tmux)('hub nav in a terminal', { timeout: 120_000 }, () => {
     await t.waitFor(/platform[\s\S]*storefront/);
     t.type('store');
     await t.waitFor(/❯ storefront/);
-    t.keys('Enter');
-    await t.waitFor('? Repository of storefront');
+    await t.enterUntil('? Project store', '? Repository of storefront');
     // The preview of the highlighted repository sits under the list.
     await t.waitFor(`path: ${join(root, 'storefront', 'web')}`);
     t.type('ctlg');
     await t.waitFor(/❯ catalog/);
     await t.waitFor(`path: ${join(root, 'storefront', 'catalog')}`);
-    t.keys('Enter');
+    await t.enterUntil('? Repository of storefront ctlg', 'opening storefront/catalog');
     expect(await t.exitCode()).toBe(0);
     expect(opened()).toEqual(['--reuse-window', join(root, 'storefront', 'catalog')]);
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HUB_BIN } from './run-hub.js';
@@ -29,6 +29,7 @@ export class HubTerminal {
   readonly dir: string;
   private readonly socket: string;
   private readonly target = 'hub:0.0';
+  private readonly exitFile: string;
 
   constructor(opts: { cwd: string; args: string[]; env?: Record<string, string>; command?: string[] }) {
     this.dir = mkdtempSync(join(tmpdir(), 'hub-tmux-'));
@@ -44,7 +45,16 @@ export class HubTerminal {
       ...opts.env,
     };
     delete env.TMUX;
-    const command = opts.command ?? [process.execPath, HUB_BIN, ...opts.args];
+    // A test-only shell records the exit status: tmux may mark the pane dead (its terminal closed) without ever
+    // recording the status of the process, when the terminal closes before the process is reaped.
+    this.exitFile = join(this.dir, 'exit-status');
+    const command = [
+      'sh',
+      '-c',
+      '"$@"; echo $? > "$0"',
+      this.exitFile,
+      ...(opts.command ?? [process.execPath, HUB_BIN, ...opts.args]),
+    ];
     this.tmux(
       ['-f', conf, 'new-session', '-d', '-s', 'hub', '-x', '100', '-y', '32', '-c', opts.cwd, ...command],
       env,
@@ -82,6 +92,41 @@ export class HubTerminal {
     return this.poll(pattern, () => this.transcript());
   }
 
+  /**
+   * Presses Enter on a search prompt until `next` shows. The prompt ignores Enter while it still ranks the last
+   * keystroke (its list on screen is the previous one's), as a person sees nothing happen and presses again; Enter
+   * is pressed again only while `still` (the prompt with its term) is on the screen and `next` is not, after a
+   * bounded wait, so an Enter that was taken is never followed by a second one for the next prompt.
+   */
+  async enterUntil(still: string, next: RegExp | string): Promise<void> {
+    const shows = (screen: string, p: RegExp | string) =>
+      typeof p === 'string' ? screen.includes(p) : p.test(screen);
+    this.keys('Enter');
+    for (let i = 1; i <= MAX_POLLS; i++) {
+      await pause(POLL_MS);
+      const screen = this.screen();
+      if (shows(screen, next)) return;
+      if (i % 40 === 0 && shows(screen, still)) this.keys('Enter');
+    }
+    throw new Error(`the terminal never showed ${String(next)}; it shows:\n${this.screen()}`);
+  }
+
+  /** How many times `text` has been printed so far (the transcript). */
+  printed(text: string): number {
+    return this.transcript().split(text).length - 1;
+  }
+
+  /** Waits until `text` has been printed more than `times` times: a line a fast, long output may scroll off at once. */
+  async waitForPrinted(text: string, times: number): Promise<void> {
+    for (let i = 0; i < MAX_POLLS; i++) {
+      if (this.printed(text) > times) return;
+      await pause(POLL_MS);
+    }
+    throw new Error(
+      `the terminal never printed ${JSON.stringify(text)} again; it shows:\n${this.transcript()}`,
+    );
+  }
+
   private async poll(pattern: RegExp | string, read: () => string): Promise<string> {
     let last = '';
     for (let i = 0; i < MAX_POLLS; i++) {
@@ -102,21 +147,11 @@ export class HubTerminal {
     this.tmux(['send-keys', '-t', this.target, '-l', text]);
   }
 
-  /** Waits for hub to exit and returns its exit status (bounded like waitFor). */
+  /** Waits for hub to exit and returns its exit status (bounded like waitFor; a signal gives 128 + its number). */
   async exitCode(): Promise<number> {
     for (let i = 0; i < MAX_POLLS; i++) {
-      const [dead, status, signal] = this.tmux([
-        'display',
-        '-p',
-        '-t',
-        this.target,
-        '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}',
-      ])
-        .trim()
-        .split(':');
-      // Killed by a signal: 128 + its number, as a shell reports it.
-      // tmux may mark the pane dead a moment before it has the status: poll until one of them is there.
-      if (dead === '1' && (status || signal)) return status ? Number(status) : 128 + Number(signal);
+      const status = existsSync(this.exitFile) ? readFileSync(this.exitFile, 'utf8').trim() : '';
+      if (status !== '') return Number(status);
       await pause(POLL_MS);
     }
     throw new Error(`hub never exited; the terminal shows:\n${this.transcript()}`);

@@ -20,10 +20,6 @@ async function guarded(run: () => Promise<number>): Promise<number> {
       return CANCELLED_EXIT;
     }
     return await reportError(err, false, process.env.HUB_DEBUG === '1');
-  } finally {
-    // The prompts leave the terminal's stdin open (a keypress can land between two prompts): let hub exit now.
-    process.stdin.pause();
-    (process.stdin as { unref?: () => void }).unref?.();
   }
 }
 
