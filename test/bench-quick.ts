@@ -19,13 +19,17 @@ export const AWAITING_QUICK_MODE = new Set<string>([]);
 export const NOT_BENCHES = new Set(['generate-workspace']);
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].some((p) => existsSync(p));
-const RIPGREP = (process.env.PATH ?? '').split(':').some((d) => d !== '' && existsSync(join(d, 'rg')));
+const onPath = (tool: string) =>
+  (process.env.PATH ?? '').split(':').some((d) => d !== '' && existsSync(join(d, tool)));
+const RIPGREP = onPath('rg');
+const TMUX = onPath('tmux');
 
 /** Benches that print {bench, skipped} when a tool is missing, as the browser tests skip: only then. */
 const SKIPS_WITHOUT: Record<string, boolean> = {
   'ui-workspace': CHROMIUM,
   'ui-terrain': CHROMIUM,
   'workspace-grep': RIPGREP,
+  'nav-startup': TMUX,
 };
 
 /** bench/*.mjs names (without .mjs), sorted; bench/lib and bench/hostile are folders, so never listed. */

@@ -233,7 +233,7 @@ describe('operation registry', () => {
   it('keeps ids, commands, tools and routes unique', () => {
     const uniq = (xs: string[]) => expect(new Set(xs).size).toBe(xs.length);
     uniq(OPERATIONS.map((o) => o.id));
-    uniq(OPERATIONS.flatMap((o) => (o.cli ? [o.cli.command] : [])));
+    uniq(OPERATIONS.flatMap((o) => (o.cli ? [o.cli.command, ...(o.cli.aliases ?? [])] : [])));
     uniq(OPERATIONS.flatMap((o) => (o.mcp ? [o.mcp.tool] : [])));
     uniq(OPERATIONS.flatMap((o) => (o.http ?? []).map((h) => `${h.method} ${h.route}`)));
   });
@@ -279,7 +279,16 @@ async function helpText(words: string[]): Promise<{ code: number; stdout: string
 }
 
 describe('--help', () => {
-  const commands = [[], ...OPERATIONS.flatMap((o) => (o.cli ? [o.cli.command.split(' ')] : []))];
+  const commands = [
+    [],
+    ...OPERATIONS.flatMap((o) =>
+      o.cli ? [o.cli.command, ...(o.cli.aliases ?? [])].map((c) => c.split(' ')) : [],
+    ),
+    // CLI-only commands for people at a terminal (src/surfaces/tui), not registry operations.
+    ['nav'],
+    ['select'],
+    ['tui'],
+  ];
   // Rendered in this process (one `hub` process per command would cost the suite a minute); the built CLI
   // prints exactly the same, which the test after this one checks on a few commands.
   it.each(commands.map((c) => [c.join(' ') || '(root)', c]))('%s --help is stable', async (_name, words) => {

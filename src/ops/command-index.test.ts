@@ -37,7 +37,15 @@ describe('the command table', () => {
     expect(resolve).toMatchObject({ id: 'component.resolve', module: 'component', stdinJson: false });
     expect(resolve.args).toEqual([expect.objectContaining({ name: 'path', required: true })]);
     expect(resolve.options.map((o) => o.flag)).toEqual(expect.arrayContaining(['project', 'repo']));
-    expect(new Set(commands.map((c) => c.id)).size).toBe(commands.length);
+    const own = commands.filter((c) => !c.alias_of);
+    expect(new Set(own.map((c) => c.id)).size).toBe(own.length);
+    expect(new Set(commands.map((c) => c.command)).size).toBe(commands.length);
+    // An alias has an entry of its own: the same operation and options, naming the command it stands for.
+    const full = commands.find((c) => c.command === 'component detect')!;
+    const alias = commands.find((c) => c.command === 'detect')!;
+    expect(alias).toMatchObject({ id: full.id, module: full.module, alias_of: 'component detect' });
+    expect(alias.options).toEqual(full.options);
+    expect(alias.help).toContain('Same as `hub component detect`');
   });
 
   it("uses the build's file when it belongs to this build", async () => {

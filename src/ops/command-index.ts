@@ -33,6 +33,8 @@ export interface CommandEntry {
   stdinJson: boolean;
   /** The command streams until Ctrl-C (an OpStream result): run in the caller's process, never the daemon. */
   stream?: boolean;
+  /** Set on an alias's entry: the operation's own command path, which this one stands for. */
+  alias_of?: string;
 }
 
 /** The CLI's command table as plain JSON; the build writes it beside the bundle (dist/commands.json). */
@@ -88,12 +90,26 @@ export function describeCommand(op: AnyOperation, module: OperationModule): Comm
   };
 }
 
+/** An operation's command and then one entry per alias, each naming the command it stands for. */
+export function describeCommandWithAliases(op: AnyOperation, module: OperationModule): CommandEntry[] {
+  const entry = describeCommand(op, module);
+  if (!entry) return [];
+  const aliases = (op.cli?.aliases ?? []).map((command) => ({
+    ...entry,
+    command,
+    alias_of: entry.command,
+    help: [`Same as \`hub ${entry.command}\`: the same operation, flags and output.`, entry.help]
+      .filter(Boolean)
+      .join('\n'),
+  }));
+  return [entry, ...aliases];
+}
+
 /** The command table of the whole registry (loads every operation module). */
 export async function describeCommands(): Promise<CommandIndex> {
-  const commands = (await loadOperationsByModule()).flatMap(({ module, op }) => {
-    const entry = describeCommand(op, module);
-    return entry ? [entry] : [];
-  });
+  const commands = (await loadOperationsByModule()).flatMap(({ module, op }) =>
+    describeCommandWithAliases(op, module),
+  );
   return { build: BUILD_ID, commands };
 }
 

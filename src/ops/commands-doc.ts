@@ -7,7 +7,11 @@ export function commandsMarkdown(ops: AnyOperation[]): string {
   const rows = ops.map((op) => {
     const shape = op.input.shape as Record<string, z.ZodType>;
     const args = (op.cli?.args ?? []).map((a) => (isRequired(shape[a]!) ? `<${a}>` : `[${a}]`)).join(' ');
-    const cli = op.cli ? `\`hub ${op.cli.command}${args ? ` ${args}` : ''}\`` : '-';
+    const cli = op.cli
+      ? [op.cli.command, ...(op.cli.aliases ?? [])]
+          .map((c) => `\`hub ${c}${args ? ` ${args}` : ''}\``)
+          .join('<br>')
+      : '-';
     const options = optionsFromSchema(op.input.shape, op.cli?.args ?? [])
       .map((o) => `\`--${o.kind === 'boolean' && o.defaultValue === true ? '[no-]' : ''}${o.flag}\``)
       .join(' ');

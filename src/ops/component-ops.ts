@@ -224,6 +224,7 @@ export const componentDetect = defineOp({
   },
   cli: {
     command: 'component detect',
+    aliases: ['detect'],
     human: (r) =>
       `${table(
         r.candidates.map((c) => [

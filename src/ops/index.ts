@@ -5,6 +5,7 @@ export {
   type CommandIndex,
   describeCommand,
   describeCommands,
+  describeCommandWithAliases,
   loadCommandTable,
 } from './command-index.js';
 export type { OpContext, Progress, Surface, Workspace } from './context.js';

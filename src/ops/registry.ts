@@ -13,6 +13,11 @@ export interface CliBinding<O> {
   command: string;
   /** Input fields taken as positional arguments, in order. */
   args?: string[];
+  /**
+   * Other command paths for the same operation (`detect` for `component detect`): same flags, same output, listed
+   * in help as commands of their own that say what they stand for.
+   */
+  aliases?: string[];
   /** Short flags, e.g. `{ name: 'n' }`. */
   short?: Record<string, string>;
   /** Human rendering of the result; `--json` always prints the result itself. */

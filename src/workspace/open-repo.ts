@@ -52,23 +52,25 @@ export function editorArgv(editor: string): string[] {
 }
 
 /**
- * Starts the editor on `dir` as a detached process without a shell, and resolves once it has started (the editor
- * keeps running on its own). A program that cannot start is the user's setting, not a fault of hub: a refusal
- * (409) naming `config.editor`, the program, and `configFile`, where the user's own setting goes.
+ * Starts the editor on `dir` without a shell. Detached (the default), it resolves once the editor has started and
+ * keeps running on its own. With `wait` (a person at a terminal: `hub nav`), the editor shares this terminal, so a
+ * terminal editor (vim, nano) works, and it resolves with the editor's exit code once it ends. A program that
+ * cannot start is the user's setting, not a fault of hub: a refusal (409) naming `config.editor`, the program, and
+ * `configFile`, where the user's own setting goes.
  */
 export function launchEditor(
   editor: string,
   dir: string,
   env: Readonly<Record<string, string | undefined>>,
-  opts: { configFile?: string } = {},
-): Promise<{ command: string; args: string[]; pid: number | undefined }> {
+  opts: { configFile?: string; wait?: boolean } = {},
+): Promise<{ command: string; args: string[]; pid: number | undefined; exitCode?: number }> {
   const [command, ...rest] = editorArgv(editor);
   const args = [...rest, dir];
   return new Promise((resolvePromise, reject) => {
     const child = childProcess().spawn(command!, args, {
       shell: false,
-      detached: true,
-      stdio: 'ignore',
+      detached: !opts.wait,
+      stdio: opts.wait ? 'inherit' : 'ignore',
       windowsHide: true,
       env: env as NodeJS.ProcessEnv,
     });
@@ -76,9 +78,14 @@ export function launchEditor(
       reject(editorRefusal(command!, err, opts.configFile));
     });
     child.once('spawn', () => {
+      if (opts.wait) return;
       child.unref();
       resolvePromise({ command: command!, args, pid: child.pid });
     });
+    if (opts.wait)
+      child.once('exit', (code, signal) =>
+        resolvePromise({ command: command!, args, pid: child.pid, exitCode: code ?? (signal ? 128 : 1) }),
+      );
   });
 }
 

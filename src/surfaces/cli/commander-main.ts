@@ -4,6 +4,7 @@ import { buildProgram, commandsFor } from './build-program.js';
 import { reportError } from './output.js';
 import { runCommand } from './run-command.js';
 import { addServeCommands } from './serve-commands.js';
+import { addTerminalCommands } from './terminal-commands.js';
 
 /** Parses argv with commander (help, version, serve commands, usage errors) and runs the chosen command. */
 export async function mainWithCommander(
@@ -19,6 +20,9 @@ export async function mainWithCommander(
     exit = await runCommand(entry, input, globals, debug);
   });
   addServeCommands(program);
+  addTerminalCommands(program, (code) => {
+    exit = code;
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
