@@ -165,7 +165,8 @@ export async function listStateDocuments(
 
 /**
  * Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. An item
- * of a coordination document's list is checked and filled in as replaceStateDocument does.
+ * of a coordination document's list is checked and filled in as replaceStateDocument does. An event appended to
+ * `coord.events` goes to the events log instead: the answer is its sequence and id (no document changed).
  */
 export async function appendStateItem(
   store: DocumentStore,
@@ -173,7 +174,7 @@ export async function appendStateItem(
   key: string,
   item: unknown,
   now: Date = new Date(),
-): Promise<string> {
+): Promise<{ etag: string } | { seq: number | undefined; id: string | undefined }> {
   checkDocumentName(name);
   if (!LIST_KEY_RE.test(key))
     throw new ValidationError(`key: '${key}' is not a valid list key`, {
@@ -188,7 +189,9 @@ export async function appendStateItem(
   // backend append through this route); a `seq` the client sent is replaced.
   if (name === DOCS.events && key === 'events' && isObject(normalized)) {
     const { seq: _ignored, ...event } = normalized;
-    return (await recordSequenced(store, event as Parameters<typeof recordSequenced>[1])).etag;
+    const out = await recordSequenced(store, event as Parameters<typeof recordSequenced>[1]);
+    if (out.etag !== undefined) return { etag: out.etag };
+    return { seq: out.seq, id: out.id };
   }
-  return store.append(name, key, normalized);
+  return { etag: await store.append(name, key, normalized) };
 }

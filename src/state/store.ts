@@ -1,4 +1,5 @@
 import { MAX_DOCUMENT_BYTES, RefusedError, StateConflictError, ValidationError } from '../infra/index.js';
+import type { EventLog } from './event-log.js';
 
 /** A JSON document as stored; `undefined` value means the document does not exist. */
 export interface Versioned<T = unknown> {
@@ -16,6 +17,11 @@ export interface DocumentStore {
    * throws StateConflictError otherwise. Returns the new ETag.
    */
   write(name: string, value: unknown, ifMatch: string): Promise<string>;
+  /**
+   * The workspace's events log (event-log.ts): every backend of this build has one; a store written against the
+   * older interface keeps its events in the `coord.events` document.
+   */
+  events?: EventLog;
   /** Appends an item to the list under `key` without compare-and-swap (handoff create). */
   append(name: string, key: string, item: unknown): Promise<string>;
   /**

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '../../infra/index.js';
 import { STATE_URL_RULE } from '../../model/index.js';
+import { type EventLog, LEGACY_EVENTS_DOCUMENT, type LoggedEvent } from '../event-log.js';
 import {
   checkCollectionName,
   checkStoreDocumentName,
@@ -53,6 +54,9 @@ const CLOSED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
  * operation routes) is not idempotent, so it is not retried (RFC 9110 section 9.2.2).
  */
 const REPLAYABLE = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** Events asked for per request when reading the server's log (the feed's largest page). */
+const FEED_PAGE = 5000;
 
 /** Checks `state.url` and returns it parsed; the scheme rule's message is the spec's exact text. */
 export function parseStateUrl(url: string | undefined): URL {
@@ -163,8 +167,42 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
     return { status: res.status, etag: res.etag, json };
   }
 
+  /** The server's events log: appends through its state route, reads through its feed by sequence. */
+  const events: EventLog = {
+    async append(event) {
+      const path = `${STATE_ROUTE}/${encodeURIComponent(LEGACY_EVENTS_DOCUMENT)}/events`;
+      const r = await request('POST', path, event);
+      const body = r.json as { seq?: unknown; id?: unknown } | undefined;
+      return { seq: typeof body?.seq === 'number' ? body.seq : undefined, id: body?.id };
+    },
+    async read(o = {}) {
+      const out: LoggedEvent[] = [];
+      let after = o.after ?? 0;
+      let first: number | null = null;
+      for (;;) {
+        const want = Math.min(FEED_PAGE, (o.limit ?? Number.POSITIVE_INFINITY) - out.length);
+        const q = new URLSearchParams({ after_seq: String(after), limit: String(want) }).toString();
+        const r = await request('GET', `/v3/ops/events?${q}`, undefined);
+        const feed = r.json as {
+          events?: LoggedEvent[];
+          first_seq?: number | null;
+          next_seq?: number | null;
+          truncated?: boolean;
+        };
+        out.push(...(feed.events ?? []));
+        first = feed.first_seq ?? null;
+        after = feed.next_seq ?? after;
+        if (!feed.truncated || (o.limit !== undefined && out.length >= o.limit)) break;
+      }
+      return { events: out, first_seq: first, last_seq: after };
+    },
+    // The server compacts its own log as it appends.
+    compact: async () => ({ removed: 0 }),
+  };
+
   return {
     backend: 'http',
+    events,
     async read<T>(name: string): Promise<Versioned<T>> {
       const r = await request('GET', readPath(name), undefined);
       // No ETag is the contract's "empty document", whatever placeholder body came with it.

@@ -10,6 +10,7 @@ import {
   writeFileAtomicSync,
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
+import { DEFAULT_EVENT_RETENTION, type EventRetention, LEGACY_EVENTS_DOCUMENT } from '../event-log.js';
 import { acquireLock, type HeldLock } from '../file-lock.js';
 import {
   checkCollectionName,
@@ -28,6 +29,7 @@ import {
   type Versioned,
 } from '../store.js';
 import { createEtagMemo } from './etag-memo.js';
+import { createLocalEventLog, LOG_LOCK } from './local-event-log.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -72,6 +74,8 @@ export interface LocalStoreOptions {
   /** See DEFAULT_STALE_LOCK_MS. */
   staleLockMs?: number;
   now?: () => Date;
+  /** Retention of the events log (`state.events`). */
+  retention?: EventRetention;
 }
 
 /**
@@ -194,8 +198,33 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const etagOfLoaded = (name: string, got: Loaded) =>
     got.text === undefined ? undefined : etags.etagOf(name, got.text, got.value);
 
+  const events = createLocalEventLog({
+    realDir,
+    retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
+    readLegacy: () => {
+      try {
+        return load(LEGACY_EVENTS_DOCUMENT, false).value;
+      } catch (err) {
+        // A legacy document that is not JSON holds nothing to migrate; it stays where it is.
+        if (err instanceof CorruptDocument) return undefined;
+        throw err;
+      }
+    },
+    async locked(fn) {
+      const real = realDir();
+      ensureDirs(real);
+      const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
+      try {
+        return await fn(() => lock.assertHeld());
+      } finally {
+        lock.release();
+      }
+    },
+  });
+
   return {
     backend: 'local',
+    events,
     async read<T>(name: string): Promise<Versioned<T>> {
       let got: Loaded;
       try {

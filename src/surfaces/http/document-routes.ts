@@ -50,11 +50,9 @@ function sendSnapshot(
   reply.type('application/json; charset=utf-8').send(snap.bytes);
 }
 
-function sendWritten(reply: FastifyReply, result: Record<string, unknown> & { etag: string }): void {
-  reply
-    .header('etag', result.etag)
-    .type('application/json')
-    .send(JSON.stringify({ ok: true, ...result }));
+function sendWritten(reply: FastifyReply, result: Record<string, unknown> & { etag?: string }): void {
+  if (result.etag !== undefined) reply.header('etag', result.etag);
+  reply.type('application/json').send(JSON.stringify({ ok: true, ...result }));
 }
 
 /**
@@ -118,8 +116,8 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
         field: 'body',
         rule: 'required',
       });
-    const etag = await appendStateItem(store, name, key, req.body);
-    sendWritten(reply, { document: name, key, etag });
+    // A document's new ETag; for an event of the feed, its sequence and id in the events log.
+    sendWritten(reply, { document: name, key, ...(await appendStateItem(store, name, key, req.body)) });
     return reply;
   });
 }
