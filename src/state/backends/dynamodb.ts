@@ -22,7 +22,7 @@ import {
   sortKey,
 } from './dynamodb-item.js';
 import { createDynamoTable, describeDynamoTable } from './dynamodb-table.js';
-import { createKeyedEventLog } from './keyed-event-log.js';
+import { createKeyedEventLog, type LogTiming } from './keyed-event-log.js';
 
 export const DEFAULT_DYNAMODB_TABLE = 'hub_state';
 
@@ -48,6 +48,8 @@ export interface DynamoStoreOptions {
   maxAttempts?: number;
   /** Retention of the events log (`state.events`). */
   retention?: EventRetention;
+  /** How long a writer trusts its last sequence, and the youngest record compaction removes (tests lower both). */
+  logTiming?: LogTiming;
 }
 
 /**
@@ -223,6 +225,7 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
   const events = createKeyedEventLog({
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
     maxAttempts,
+    timing: opts.logTiming,
     async create(seq, _record, line, at) {
       await send(
         'PutItem',

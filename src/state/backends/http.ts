@@ -10,7 +10,7 @@ import {
   ValidationError,
 } from '../../infra/index.js';
 import { STATE_URL_RULE } from '../../model/index.js';
-import { type EventLog, LEGACY_EVENTS_DOCUMENT, type LoggedEvent } from '../event-log.js';
+import { type EventLog, type EventLogRead, LEGACY_EVENTS_DOCUMENT, type LoggedEvent } from '../event-log.js';
 import {
   checkCollectionName,
   checkStoreDocumentName,
@@ -178,23 +178,20 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
     async read(o = {}) {
       const out: LoggedEvent[] = [];
       let after = o.after ?? 0;
-      let first: number | null = null;
+      const path = `${STATE_ROUTE}/${encodeURIComponent(LEGACY_EVENTS_DOCUMENT)}/events`;
       for (;;) {
         const want = Math.min(FEED_PAGE, (o.limit ?? Number.POSITIVE_INFINITY) - out.length);
-        const q = new URLSearchParams({ after_seq: String(after), limit: String(want) }).toString();
-        const r = await request('GET', `/v3/ops/events?${q}`, undefined);
-        const feed = r.json as {
-          events?: LoggedEvent[];
-          first_seq?: number | null;
-          next_seq?: number | null;
-          truncated?: boolean;
-        };
-        out.push(...(feed.events ?? []));
-        first = feed.first_seq ?? null;
-        after = feed.next_seq ?? after;
-        if (!feed.truncated || (o.limit !== undefined && out.length >= o.limit)) break;
+        const q = new URLSearchParams({ after: String(after), limit: String(want) }).toString();
+        const r = await request('GET', `${path}?${q}`, undefined);
+        const got = r.json as EventLogRead;
+        out.push(...got.events);
+        const done =
+          got.events.length < want ||
+          (o.limit !== undefined && out.length >= o.limit) ||
+          got.events.length === 0;
+        if (done) return { events: out, first_seq: got.first_seq, last_seq: got.last_seq };
+        after = got.events.at(-1)!.seq;
       }
-      return { events: out, first_seq: first, last_seq: after };
     },
     // The server compacts its own log as it appends.
     compact: async () => ({ removed: 0 }),

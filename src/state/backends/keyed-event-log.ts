@@ -54,6 +54,13 @@ export interface KeyedLogPort {
   maxAttempts: number;
   /** The clock of creation times (ms; tests pass one). */
   now?: () => number;
+  /** CACHE_TRUST_MS and COMPACTION_GRACE_MS (tests lower both). */
+  timing?: LogTiming;
+}
+
+export interface LogTiming {
+  cacheTrustMs: number;
+  graceMs: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -61,6 +68,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export function createKeyedEventLog(port: KeyedLogPort): EventLog {
   const now = port.now ?? Date.now;
   let cached: { last: number; at: number } | undefined;
+  const timing = port.timing ?? { cacheTrustMs: CACHE_TRUST_MS, graceMs: COMPACTION_GRACE_MS };
 
   /** The newest sequence, migrating the legacy document when the log holds nothing yet. */
   const newest = async (): Promise<number> => {
@@ -93,7 +101,7 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
       let lastErr: unknown;
       for (let attempt = 0; attempt < port.maxAttempts; attempt++) {
         if (attempt > 0) await sleep(backoffMs(Math.min(attempt, 4)));
-        const fresh = cached && now() - cached.at < CACHE_TRUST_MS;
+        const fresh = cached && now() - cached.at < timing.cacheTrustMs;
         const last = fresh ? cached!.last : await newest();
         const seq = last + 1;
         const { record, line } = eventRecord(event, seq);
@@ -136,7 +144,7 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
     async compact(at = new Date()) {
       const b = await port.bounds();
       if (!b) return { removed: 0 };
-      const graceCut = now() - COMPACTION_GRACE_MS;
+      const graceCut = now() - timing.graceMs;
       const ageCut = at.getTime() - port.retention.days * 86_400_000;
       const candidates = await port.oldest(Math.min(COMPACT_BATCH, Math.max(0, b.last - b.first)));
       let tooOld = 0;

@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { RefusedError, writeFileAtomicSync } from '../../infra/index.js';
+import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError, writeFileAtomicSync } from '../../infra/index.js';
 import {
   checkLegacyShape,
   type EventLog,
@@ -59,6 +59,8 @@ export interface LocalLogPorts {
   /** The legacy `coord.events` document (undefined when absent). */
   readLegacy(): unknown;
   retention: EventRetention;
+  /** SEGMENT_EVENTS unless given. */
+  segmentEvents?: number;
 }
 
 /** Parses one line of a segment: an event object with a sequence, else undefined (set aside by readers). */
@@ -66,6 +68,8 @@ function parseLine(line: string): LoggedEvent | undefined {
   try {
     const v: unknown = JSON.parse(line);
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    // A line planted in a cloned workspace's log, nesting past what any reader can recurse through, is no event.
+    if (findDepthViolation(v, DOCUMENT_BOUNDS.depth)) return undefined;
     const seq = (v as { seq?: unknown }).seq;
     return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? (v as LoggedEvent) : undefined;
   } catch {
@@ -161,6 +165,7 @@ function syncDir(dir: string): void {
 
 export function createLocalEventLog(ports: LocalLogPorts): EventLog {
   const logDir = () => join(ports.realDir(), LOG_DIR);
+  const perSegment = ports.segmentEvents ?? SEGMENT_EVENTS;
 
   /** First sequences of the segments, oldest first (regular files named as segments only). */
   const segments = (dir: string): number[] => {
@@ -230,7 +235,7 @@ export function createLocalEventLog(ports: LocalLogPorts): EventLog {
           assertHeld();
           // A line a killed writer left half-written was never acknowledged: it goes.
           if (cut < size) ftruncateSync(fd, cut);
-          if (seq - start >= SEGMENT_EVENTS || cut + line.length > SEGMENT_BYTES) {
+          if (seq - start >= perSegment || cut + line.length > SEGMENT_BYTES) {
             closeSync(fd);
             path = join(dir, segmentName(seq));
             fd = openRegular(path, OPEN_APPEND | constants.O_EXCL)!;

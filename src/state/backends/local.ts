@@ -76,6 +76,8 @@ export interface LocalStoreOptions {
   now?: () => Date;
   /** Retention of the events log (`state.events`). */
   retention?: EventRetention;
+  /** Events per log segment (SEGMENT_EVENTS; tests lower it). */
+  segmentEvents?: number;
 }
 
 /**
@@ -201,6 +203,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const events = createLocalEventLog({
     realDir,
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
+    segmentEvents: opts.segmentEvents,
     readLegacy: () => {
       try {
         return load(LEGACY_EVENTS_DOCUMENT, false).value;

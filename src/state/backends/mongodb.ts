@@ -10,7 +10,7 @@ import {
 } from '../event-log.js';
 import { checkCollectionName, DOCUMENT_NAME_RE } from '../remote-routes.js';
 import type { DocumentStore } from '../store.js';
-import { createKeyedEventLog } from './keyed-event-log.js';
+import { createKeyedEventLog, type LogTiming } from './keyed-event-log.js';
 import type { MongoTarget } from './mongodb-config.js';
 import { MONGO_CODES, mapMongoError } from './mongodb-errors.js';
 import { decodeRecord, encodeRecord, type MongoRecord, recordId } from './mongodb-record.js';
@@ -35,6 +35,8 @@ export interface MongoStoreOptions {
   maxAttempts?: number;
   /** Retention of the events log (`state.events`). */
   retention?: EventRetention;
+  /** How long a writer trusts its last sequence, and the youngest record compaction removes (tests lower both). */
+  logTiming?: LogTiming;
 }
 
 /** The index that serves `list` and `listAll` (documents of one org and workspace, by name). */
@@ -220,6 +222,7 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
   const events = createKeyedEventLog({
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
     maxAttempts,
+    timing: opts.logTiming,
     // A duplicate key (a sequence another writer took) maps to StateConflictError, as DynamoDB's condition.
     async create(seq, _record, line, at) {
       await run(

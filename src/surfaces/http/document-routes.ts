@@ -6,6 +6,7 @@ import {
   cachedStateDocument,
   type DocumentSnapshot,
   listStateDocuments,
+  readEventLog,
   readStateDocument,
   replaceStateDocument,
   SHARED_DOCUMENTS,
@@ -108,6 +109,11 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
     const etag = await replaceStateDocument(store, req.params.name, req.body, ifMatchOf(req));
     sendWritten(reply, { document: req.params.name, etag });
     return reply;
+  });
+  app.get<KeyParams>(`${STATE_ROUTE}/:name/:key`, async (req, reply) => {
+    const { name, key } = req.params;
+    const read = await readEventLog(store, name, key, (req.query ?? {}) as Record<string, unknown>);
+    return reply.type('application/json').send(JSON.stringify(read));
   });
   app.post<KeyParams>(`${STATE_ROUTE}/:name/:key`, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
     const { name, key } = req.params;
