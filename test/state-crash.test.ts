@@ -53,7 +53,9 @@ function checkShape(doc: unknown): CrashDoc {
 }
 
 /** A loaded writer, waiting for `go()` to start writing. */
-async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: () => string; go(): void }> {
+async function startWriter(
+  hub: string,
+): Promise<{ child: ChildProcess; stderr: () => string; go(): void; wrote: Promise<void> }> {
   const child = spawn(process.execPath, [writer, hub], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin!.on('error', () => {});
   let err = '';
@@ -61,16 +63,21 @@ async function startWriter(hub: string): Promise<{ child: ChildProcess; stderr: 
     err += b.toString();
   });
   let out = '';
+  let wroteOnce: () => void;
+  const wrote = new Promise<void>((r) => {
+    wroteOnce = r;
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
       if (out.includes('ready\n')) resolve();
+      if (out.includes('wrote\n')) wroteOnce();
     });
     child.once('exit', (code, signal) =>
       reject(new Error(`writer exited early (${code ?? signal}): ${err}`)),
     );
   });
-  return { child, stderr: () => err, go: () => child.stdin!.write('go\n') };
+  return { child, stderr: () => err, go: () => child.stdin!.write('go\n'), wrote };
 }
 
 describe('local store under SIGKILL', () => {
@@ -86,10 +93,13 @@ describe('local store under SIGKILL', () => {
     // The next two writers load while the current round runs (a writer starts writing only on go()).
     const loading = [startWriter(hub), startWriter(hub)];
     for (let round = 0; round < ROUNDS; round++) {
-      const { child, stderr, go } = await loading.shift()!;
+      const { child, stderr, go, wrote } = await loading.shift()!;
       if (round + 2 < ROUNDS) loading.push(startWriter(hub));
       go();
-      await sleep(5 + Math.floor(Math.random() * 56));
+      // Killed at a random instant after its first update, mostly while it writes the next ones: a sleep alone
+      // (no wait for the first update) let a busy machine kill every writer before it wrote anything.
+      await wrote;
+      await sleep(Math.floor(Math.random() * 30));
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       const [code, signal] = (await exited) as [number | null, string | null];
