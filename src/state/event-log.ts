@@ -55,6 +55,20 @@ export interface EventLog {
   read(opts?: EventLogReadOptions): Promise<EventLogRead>;
   /** Removes what retention allows, never the newest event; runs beside writers without blocking them. */
   compact(now?: Date): Promise<{ removed: number }>;
+  /**
+   * Stores `events` with their own sequences (ascending) into a log that holds none (`hub state migrate`);
+   * refuses (409) a log that holds events. Absent where the backend cannot (http: its server numbers events).
+   */
+  import?(events: readonly LoggedEvent[]): Promise<void>;
+}
+
+/** Refuses an import into a log that already holds events. */
+export function refuseImport(last: number): never {
+  throw new RefusedError(
+    `the target's events log already holds events (up to sequence ${last}); migrate to a workspace whose log is empty`,
+    { document: LEGACY_EVENTS_DOCUMENT, last_seq: last, rule: 'log_empty' },
+    409,
+  );
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -11,6 +11,7 @@ import {
   type LoggedEvent,
   legacyEvents,
   pageOf,
+  refuseImport,
   retentionFloor,
 } from '../event-log.js';
 import { checkCollectionName, checkStoreDocumentName } from '../remote-routes.js';
@@ -59,6 +60,10 @@ export function createMemoryStore(opts: { retention?: EventRetention } = {}): Do
         first_seq: cur.events[0]?.seq ?? null,
         last_seq: cur.last,
       };
+    },
+    async import(list) {
+      if (log && log.last > 0) refuseImport(log.last);
+      log = { events: structuredClone([...list]), last: list.at(-1)?.seq ?? 0 };
     },
     async compact(now = new Date()) {
       if (!log || log.events.length === 0) return { removed: 0 };
