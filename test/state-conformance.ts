@@ -558,6 +558,37 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         expect(await logOf(store).read()).toMatchObject({ first_seq: 8, last_seq: 8 });
       });
 
+      it('records the events a change gives with its write (updateDocument): in the same step where the backend can', async () => {
+        const log = logOf(store);
+        await log.append(ev(0, 0));
+        const out = await updateDocument<Counter, string>(
+          store,
+          'notes',
+          (cur) => ({
+            value: { n: (cur?.n ?? 0) + 1 },
+            result: 'ok',
+            events: [ev(1, 0), ev(1, 1)],
+          }),
+          { retries: 3 },
+        );
+        expect(out.result).toBe('ok');
+        expect(out.recorded?.map((r) => r.seq)).toEqual([2, 3]);
+        expect((await store.read('notes')).value).toEqual({ n: 1 });
+        expect((await log.read({ after: 1 })).events.map((e) => e.id)).toEqual(['ev-1-0', 'ev-1-1']);
+        // A failing step records nothing.
+        await expect(
+          updateDocument(
+            store,
+            'notes',
+            () => {
+              throw new Error('boom');
+            },
+            { retries: 0 },
+          ),
+        ).rejects.toThrow('boom');
+        expect((await log.read()).last_seq).toBe(3);
+      });
+
       it('compacts by count while writers append: never the newest, no sequence reused, first_seq says where it starts', async ({
         skip,
       }) => {

@@ -158,6 +158,16 @@ export function handoffEntryEvents(h: Handoff, from = 0): CoordEvent[] {
   return out;
 }
 
+/** The event of an objective write, as recorded: ObjectiveCreated, or ObjectiveUpdated (fitted to its bound). */
+export function objectiveChangeEvent(objective: Objective, created: boolean): CoordEvent {
+  return fitEvent(created ? objectiveCreatedEvent(objective) : objectiveUpdatedEvent(objective));
+}
+
+/** The events of the entries a handoffs write added, in document order, as recorded. */
+export function handoffChangeEvents(added: readonly HandoffEntries[]): CoordEvent[] {
+  return added.flatMap(({ handoff, from }) => handoffEntryEvents(handoff, from).map(fitEvent));
+}
+
 /** Records the change an objective write made: ObjectiveCreated, or ObjectiveUpdated. */
 export async function recordObjectiveChange(
   store: DocumentStore,

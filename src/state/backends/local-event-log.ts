@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
@@ -13,6 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError, writeFileAtomicSync } from '../../infra/index.js';
 import {
   checkLegacyShape,
@@ -164,7 +166,17 @@ function syncDir(dir: string): void {
   }
 }
 
-export function createLocalEventLog(ports: LocalLogPorts): EventLog {
+const fdatasyncAsync = promisify(fdatasync);
+
+/** The local log: an EventLog that can also append several events in one step, synced with the caller's write. */
+export interface LocalEventLog extends EventLog {
+  appendMany(
+    list: readonly Record<string, unknown>[],
+    alsoSync?: () => Promise<void>,
+  ): Promise<Array<{ seq: number; id: unknown }>>;
+}
+
+export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
   const logDir = () => join(ports.realDir(), LOG_DIR);
   const perSegment = ports.segmentEvents ?? SEGMENT_EVENTS;
 
@@ -208,9 +220,13 @@ export function createLocalEventLog(ports: LocalLogPorts): EventLog {
     writeFileAtomicSync(join(dir, segmentName(first)), text);
   };
 
-  const log: EventLog = {
+  const log: LocalEventLog = {
     async append(event) {
-      const out = await ports.locked((assertHeld) => {
+      return (await log.appendMany([event]))[0]!;
+    },
+
+    async appendMany(list, alsoSync) {
+      const out = await ports.locked(async (assertHeld) => {
         const dir = logDir();
         mkdirSync(dir, { recursive: true });
         let segs = segments(dir);
@@ -218,41 +234,68 @@ export function createLocalEventLog(ports: LocalLogPorts): EventLog {
           migrate(dir);
           segs = segments(dir);
         }
-        const start = segs.at(-1) ?? 1;
+        let start = segs.at(-1) ?? 1;
         let path = join(dir, segmentName(start));
         let fd = openRegular(path, OPEN_APPEND)!;
         let rotated = false;
+        let newFile = false;
+        const recorded: Array<{ seq: number; id: unknown }> = [];
         try {
           const size = fstatSync(fd).size;
-          const { cut, recent, lastBad } = readTail(fd, size);
+          const tail = readTail(fd, size);
           // Its sequence cannot be known: numbering on from an earlier line could give one twice.
-          if (lastBad)
+          if (tail.lastBad)
             throw new RefusedError(
               `the last line of the events log segment ${path} is not a recorded event; move the segment aside`,
               { file: path, rule: 'log_last_line' },
             );
-          const seq = (recent.at(-1)?.seq ?? start - 1) + 1;
-          const { record, line } = eventRecord(event, seq, recent);
+          const recent = tail.recent;
+          let seq = recent.at(-1)?.seq ?? start - 1;
+          let bytes = tail.cut;
+          const lines: string[] = [];
+          for (const event of list) {
+            seq += 1;
+            const { record, line } = eventRecord(event, seq, recent);
+            recent.push(record);
+            recorded.push({ seq, id: record.id });
+            if (seq - start >= perSegment || bytes + line.length > SEGMENT_BYTES) {
+              lines.push(`\0${seq}`);
+              start = seq;
+              bytes = 0;
+            }
+            lines.push(line);
+            bytes += line.length + 1;
+          }
           assertHeld();
           // A line a killed writer left half-written was never acknowledged: it goes.
-          if (cut < size) ftruncateSync(fd, cut);
-          if (seq - start >= perSegment || cut + line.length > SEGMENT_BYTES) {
-            closeSync(fd);
-            path = join(dir, segmentName(seq));
-            fd = openRegular(path, OPEN_APPEND | constants.O_EXCL)!;
-            rotated = true;
+          if (tail.cut < size) ftruncateSync(fd, tail.cut);
+          newFile = size === 0;
+          let pending = '';
+          for (const l of lines) {
+            if (l.startsWith('\0')) {
+              // The segment is full: the rest goes to a new one, named by its first sequence.
+              if (pending) writeAll(fd, pending);
+              pending = '';
+              fdatasyncSync(fd);
+              closeSync(fd);
+              path = join(dir, segmentName(Number(l.slice(1))));
+              fd = openRegular(path, OPEN_APPEND | constants.O_EXCL)!;
+              rotated = true;
+              newFile = true;
+            } else pending += `${l}\n`;
           }
-          writeAll(fd, `${line}\n`);
-          fdatasyncSync(fd);
-          if (rotated || size === 0) syncDir(dir);
-          return { seq, id: record.id, rotated };
+          writeAll(fd, pending);
+          // The event's sync and the caller's (a document written in the same step) go to the disk together.
+          await Promise.all([fdatasyncAsync(fd), alsoSync?.()]);
+          if (newFile) syncDir(dir);
+          return { recorded, rotated };
         } finally {
           closeSync(fd);
         }
       });
       // A new segment: older ones may have passed retention. Never fails the append that was made.
       if (out.rotated) await log.compact().catch(() => undefined);
-      return { seq: out.seq, id: out.id };
+      return out.recorded;
     },
 
     async read(o = {}): Promise<EventLogRead> {

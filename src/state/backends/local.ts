@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   HubError,
@@ -187,12 +188,12 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
-  const persist = (name: string, value: unknown, etag = etagOf(value)!): string => {
+  const persist = (name: string, value: unknown, etag = etagOf(value)!, syncDir = true): string => {
     const text = `${JSON.stringify(value)}\n`;
     checkStoredSize(name, text);
     // A holder stalled past the stale age may have lost its lock to another writer: then it must not write.
     held.get(name)?.assertHeld();
-    writeFileAtomicSync(join(realDir(), fileOf(name)), text);
+    writeFileAtomicSync(join(realDir(), fileOf(name)), text, 0o644, { syncDir });
     etags.remember(name, text, etag);
     return etag;
   };
@@ -200,6 +201,16 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const etagOfLoaded = (name: string, got: Loaded) =>
     got.text === undefined ? undefined : etags.etagOf(name, got.text, got.value);
 
+  const syncDirAsync = async (folder: string): Promise<void> => {
+    const fh = await open(folder, 'r');
+    try {
+      await fh.sync();
+    } catch {
+      // Some filesystems refuse fsync on a directory: harmless.
+    } finally {
+      await fh.close();
+    }
+  };
   const events = createLocalEventLog({
     realDir,
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
@@ -258,11 +269,20 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       return locked(name, async () => {
         const got = load(name, true);
         const before = etagOfLoaded(name, got);
-        const { value, result } = await fn(got.value as T | undefined);
+        const { value, result, events: changes } = await fn(got.value as T | undefined);
         assertDocument(name, value);
         const etag = etagOf(value)!;
-        if (etag !== before) persist(name, value, etag);
-        return { result, etag, value };
+        const recording = changes !== undefined && changes.length > 0;
+        const changed = etag !== before;
+        if (changed) persist(name, value, etag, !recording);
+        if (!recording) return { result, etag, value };
+        // The change's events, in the same step: appended under the log's lock while this document's is held
+        // (always in that order, so two writers never wait for each other), after the document is in place, and
+        // synced together with its folder (one journal commit, not two). A crash in between leaves the change
+        // unrecorded (the feed derives it from the document), never an event of a change that was not made.
+        const folder = dirname(join(realDir(), fileOf(name)));
+        const recorded = await events.appendMany(changes, changed ? () => syncDirAsync(folder) : undefined);
+        return { result, etag, value, recorded };
       });
     },
     async list(collection) {

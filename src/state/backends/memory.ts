@@ -39,19 +39,24 @@ export function createMemoryStore(opts: { retention?: EventRetention } = {}): Do
   const retention = opts.retention ?? DEFAULT_EVENT_RETENTION;
   // The log: undefined until the first append, which migrates the legacy document into it.
   let log: { events: LoggedEvent[]; last: number } | undefined;
+  /** Appends synchronously (no await inside): nothing else runs in between. */
+  const appendNow = (event: Record<string, unknown>): { seq: number; id: unknown } => {
+    if (!log) {
+      const legacy = docs.get(LEGACY_EVENTS_DOCUMENT);
+      checkLegacyShape(legacy);
+      log = structuredClone(legacyEvents(legacy));
+    }
+    const seq = log.last + 1;
+    const { record } = eventRecord(structuredClone(event), seq, log.events.slice(-RECENT_IDS));
+    log.events.push(record);
+    log.last = seq;
+    return { seq, id: record.id };
+  };
   const events: EventLog = {
     async append(event) {
-      if (!log) {
-        const legacy = docs.get(LEGACY_EVENTS_DOCUMENT);
-        checkLegacyShape(legacy);
-        log = structuredClone(legacyEvents(legacy));
-      }
-      const seq = log.last + 1;
-      const { record } = eventRecord(structuredClone(event), seq, log.events.slice(-RECENT_IDS));
-      log.events.push(record);
-      log.last = seq;
-      if (seq % COMPACT_EVERY === 0) await events.compact();
-      return { seq, id: record.id };
+      const out = appendNow(event);
+      if (log!.events.length >= retention.count + COMPACT_EVERY) await events.compact();
+      return out;
     },
     async read(o = {}) {
       const cur = log ?? legacyEvents(docs.get(LEGACY_EVENTS_DOCUMENT));
@@ -69,10 +74,11 @@ export function createMemoryStore(opts: { retention?: EventRetention } = {}): Do
       if (!log || log.events.length === 0) return { removed: 0 };
       const cut = now.getTime() - retention.days * 86_400_000;
       let tooOld = 0;
-      for (const e of log.events) {
-        if (eventTime(e) >= cut) break;
-        tooOld = e.seq;
-      }
+      if (retention.days > 0)
+        for (const e of log.events) {
+          if (eventTime(e) >= cut) break;
+          tooOld = e.seq;
+        }
       const floor = retentionFloor(log.last, tooOld, retention);
       const keep = log.events.findIndex((e) => e.seq > floor);
       const removed = Math.max(keep, 0);
@@ -110,13 +116,18 @@ export function createMemoryStore(opts: { retention?: EventRetention } = {}): Do
       const run = async (): Promise<UpdateResult<T, R>> => {
         for (;;) {
           const cur = docs.get(name);
-          const { value, result } = await fn(cur === undefined ? undefined : (structuredClone(cur) as T));
+          const step = await fn(cur === undefined ? undefined : (structuredClone(cur) as T));
+          const { value, result } = step;
           assertDocument(name, value);
           // A plain write or append may land while an async `fn` waits: apply `fn` again to what it left.
           if (docs.get(name) !== cur) continue;
           checkSize(name, value);
           docs.set(name, structuredClone(value));
-          return { result, etag: etagOf(value)!, value };
+          if (!step.events?.length) return { result, etag: etagOf(value)!, value };
+          // Recorded in the same step: nothing else runs between the write and these appends.
+          const recorded: Array<{ seq: number | undefined; id: unknown }> = [];
+          for (const e of step.events) recorded.push(appendNow(e));
+          return { result, etag: etagOf(value)!, value, recorded };
         }
       };
       const prev = queues.get(name) ?? Promise.resolve();
