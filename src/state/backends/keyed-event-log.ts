@@ -32,6 +32,8 @@ export const CACHE_TRUST_MS = 60_000;
 export const COMPACTION_GRACE_MS = 3_600_000;
 /** Compaction runs after the append whose sequence is a multiple of this. */
 export const COMPACT_EVERY = 1000;
+/** Sequences tried one after another after a lost race, before asking for the newest again. */
+const MAX_PROBES = 16;
 /** Most records one compaction removes (the next one goes on). */
 const COMPACT_BATCH = 10_000;
 
@@ -100,10 +102,14 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
   const log: EventLog = {
     async append(event) {
       let lastErr: unknown;
+      // After a lost race the sequence tried exists: the next one is tried at once, a few times, before asking
+      // for the newest again after a pause (many writers on one log).
+      let probe: number | undefined;
+      let probes = 0;
       for (let attempt = 0; attempt < port.maxAttempts; attempt++) {
-        if (attempt > 0) await sleep(backoffMs(Math.min(attempt, 4)));
+        if (attempt > 0 && probe === undefined) await sleep(backoffMs(Math.min(attempt, 4)));
         const fresh = cached && now() - cached.at < timing.cacheTrustMs;
-        const last = fresh ? cached!.last : await newest();
+        const last = probe ?? (fresh ? cached!.last : await newest());
         const seq = last + 1;
         const { record, line } = eventRecord(event, seq);
         try {
@@ -112,6 +118,8 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
           if (!(err instanceof StateConflictError)) throw err;
           cached = undefined;
           lastErr = err;
+          probe = ++probes < MAX_PROBES ? seq : undefined;
+          if (probe === undefined) probes = 0;
           continue;
         }
         cached = { last: seq, at: now() };
