@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
@@ -107,6 +108,21 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     staleMs: opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
   };
   const now = opts.now ?? (() => new Date());
+  /** The documents the current async context holds (a write from inside an update's `fn` is refused at once). */
+  const holding = new AsyncLocalStorage<Set<string>>();
+  /** One turn at a time per key within this process, in arrival order. */
+  const turns = new Map<string, Promise<unknown>>();
+  const inTurn = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = turns.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    turns.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (turns.get(key) === tail) turns.delete(key);
+    }
+  };
   /** The document's file, relative to `.hub/`: `<name>.json`, or `<collection>/<key>.json` for a collection's. */
   const fileOf = (name: string) => {
     return `${checkStoreDocumentName(name)}.json`;
@@ -166,7 +182,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const locked = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     fileOf(name); // validates the name before it becomes part of the lock's path
     const { collection } = splitDocumentName(name);
-    if (held.has(name))
+    if (holding.getStore()?.has(name))
       throw new HubError('internal', `state document '${name}' is already held by an update of this store`, {
         document: name,
         rule: 'no_reentrant_update',
@@ -177,14 +193,20 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       mkdirSync(join(real, collection), { recursive: true });
       mkdirSync(join(real, 'locks', collection), { recursive: true });
     }
-    const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
-    held.set(name, lock);
-    try {
-      return await fn();
-    } finally {
-      held.delete(name);
-      lock.release();
-    }
+    // Writers of this process queue here (an update may await I/O while it holds the document: its events' sync);
+    // other processes wait on the lock file.
+    return inTurn(`doc:${name}`, async () => {
+      const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
+      held.set(name, lock);
+      try {
+        const names = new Set(holding.getStore());
+        names.add(name);
+        return await holding.run(names, fn);
+      } finally {
+        held.delete(name);
+        lock.release();
+      }
+    });
   };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
@@ -227,12 +249,14 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     async locked(fn) {
       const real = realDir();
       ensureDirs(real);
-      const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
-      try {
-        return await fn(() => lock.assertHeld());
-      } finally {
-        lock.release();
-      }
+      return inTurn('log', async () => {
+        const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
+        try {
+          return await fn(() => lock.assertHeld());
+        } finally {
+          lock.release();
+        }
+      });
     },
   });
 
