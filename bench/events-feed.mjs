@@ -197,7 +197,12 @@ function filled(n) {
 /** Events per second of one writer recording `count` events into `store` (after 20 to warm up). */
 async function recordRate(m, store, count) {
   for (let i = 0; i < 20; i++) await m.recordEvent(store, event(9, i));
-  return rate(() => store, 1, count, (s, w, i) => m.recordEvent(s, event(w, i)));
+  return rate(
+    () => store,
+    1,
+    count,
+    (s, w, i) => m.recordEvent(s, event(w, i)),
+  );
 }
 
 /** 8 writers x `per` events through `open()` handles: gaps, duplicates and lost (acknowledged but not in the log). */
@@ -236,8 +241,7 @@ async function writers8(m, open, per) {
 async function startDynalite() {
   const child = spawn(process.execPath, [SELF, '--dynalite'], { stdio: ['pipe', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout })) {
-    if (/^\d+$/.test(line))
-      return { endpoint: `http://127.0.0.1:${line}`, stop: () => child.stdin.end() };
+    if (/^\d+$/.test(line)) return { endpoint: `http://127.0.0.1:${line}`, stop: () => child.stdin.end() };
   }
   throw new Error('dynalite did not start');
 }
@@ -275,7 +279,11 @@ async function goals(m, localDir, time) {
   // 8 writers x PER_WRITER events on every backend.
   progress(`8 writers x ${PER_WRITER} events: local`);
   const d8 = localDir();
-  g.writers8_local = await writers8(m, () => m.createLocalStore({ dir: d8, lockTimeoutMs: 120_000 }), PER_WRITER);
+  g.writers8_local = await writers8(
+    m,
+    () => m.createLocalStore({ dir: d8, lockTimeoutMs: 120_000 }),
+    PER_WRITER,
+  );
   progress(`8 writers x ${PER_WRITER} events: memory`);
   const mem = m.createMemoryStore();
   g.writers8_memory = await writers8(m, () => mem, PER_WRITER);

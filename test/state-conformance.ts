@@ -507,7 +507,9 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         const bySeq = new Map(events.map((e) => [e.seq, e]));
         acked.forEach((seqs, w) => {
           expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
-          seqs.forEach((seq, i) => expect(bySeq.get(seq)?.id).toBe(`ev-${w}-${i}`));
+          seqs.forEach((seq, i) => {
+            expect(bySeq.get(seq)?.id).toBe(`ev-${w}-${i}`);
+          });
         });
       });
 

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
