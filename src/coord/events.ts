@@ -233,3 +233,13 @@ function mergeByTime(recorded: CoordEvent[], derived: CoordEvent[]): CoordEvent[
   while (j < derived.length) out.push(derived[j++]!);
   return out;
 }
+
+/**
+ * Every recorded event the store holds, oldest first (its events log; the legacy `coord.events` document while
+ * the log holds none): what the feed's recorded part is built from, without filters or derived events.
+ */
+export async function readRecordedEvents(store: DocumentStore): Promise<CoordEvent[]> {
+  if (store.events) return (await store.events.read()).events as unknown as CoordEvent[];
+  const value = (await store.read<{ events?: CoordEvent[] }>(DOCS.events)).value;
+  return value?.events ?? [];
+}
