@@ -1,32 +1,58 @@
 #!/usr/bin/env node
-// Recording events with a per-workspace sequence (recordEvent: the document's atomic update, sequence assigned
-// inside it) against the plain append it replaced (store.append, no sequence), on the local backend (one writer,
-// then 8 store handles at once) and in memory; then the cost of one poll by sequence (eventsFeed with after_seq)
-// on a feed of that many events, against reading the events document alone; and an objective change (its write
-// and its recorded event) against the write alone.
-// Usage: node bench/events-feed.mjs [--events 400] [--polls 50] [--quick]
+// Recording events with a per-workspace sequence (recordEvent: an append to the workspace's events log, sequence
+// assigned in the same step) against a plain append to a document (store.append, no sequence), on the local
+// backend (one writer, then 8 store handles at once) and in memory; the cost of one poll by sequence (eventsFeed
+// with after_seq); an objective change (its write and its recorded event) against the write alone. Then the
+// issue-31 goals (`goals` in the output): recording with 100,000 events retained against 100 (local, memory); a
+// poll by after_seq with nothing new at 100,000 retained (local, in process); 8 writers x 1,000 events on every
+// backend (local, memory, http through a real hub server, dynamodb on dynalite): gaps, duplicates, lost; and
+// DynamoDB recording against a raw conditional put of the same item (dynalite).
+// Usage: node bench/events-feed.mjs [--events 400] [--polls 50] [--retained 100000] [--per-writer 1000] [--quick]
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { importSrc } from './lib/bundle.mjs';
 import { createTempDir, median, progress, QUICK, round, runBench } from './lib/measure.mjs';
+
+const SELF = fileURLToPath(import.meta.url);
+const CREDENTIALS = { accessKeyId: 'bench', secretAccessKey: 'bench-secret' };
+const REGION = 'us-east-1';
+
+if (process.argv[2] === '--dynalite') {
+  // The dynalite child: listens on a loopback port, prints it, serves until stdin closes.
+  const { default: dynalite } = await import('dynalite');
+  const server = dynalite({ createTableMs: 0 });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  process.stdout.write(`${server.address().port}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+  await new Promise(() => {});
+}
 
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: QUICK ? '40' : '400' },
     polls: { type: 'string', default: QUICK ? '10' : '50' },
+    retained: { type: 'string', default: QUICK ? '10000' : '100000' },
+    'per-writer': { type: 'string', default: QUICK ? '100' : '1000' },
     quick: { type: 'boolean', default: false },
   },
 });
 const EVENTS = Number(values.events);
 const POLLS = Number(values.polls);
+const RETAINED = Number(values.retained);
+const PER_WRITER = Number(values['per-writer']);
 const WRITERS = 8;
 
 async function bundle(dir) {
   return importSrc(join(dir, 'events.mjs'), [
-    "export { createLocalStore, createMemoryStore } from './src/state/index.ts';",
+    "export { createDynamoStore, createHttpStore, createLocalStore, createMemoryStore, loadDynamoSdk } from './src/state/index.ts';",
     "export { eventsFeed, recordEvent, upsertObjective } from './src/coord/index.ts';",
+    "export { startHubServer } from './src/surfaces/http/index.ts';",
   ]);
 }
 
@@ -146,7 +172,7 @@ await runBench('events-feed', async ({ cleanup }) => {
   };
   out.poll_after_seq_ms = await time(() => m.eventsFeed(store, { after_seq: last }));
   out.poll_since_ms = await time(() => m.eventsFeed(store, { since: '2000-01-01T00:00:00Z' }));
-  out.read_document_ms = await time(() => store.read('coord.events'));
+  out.read_log_tail_ms = await time(() => store.events.read({ after: last }));
   // Delivery: one event recorded, then polled by sequence until it shows (the poll loop's own latency, no sleep).
   const delivery = [];
   for (let i = 0; i < Math.min(POLLS, 20); i++) {
@@ -159,5 +185,172 @@ await runBench('events-feed', async ({ cleanup }) => {
     delivery.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   out.record_then_poll_ms = round(median(delivery), 3);
+  out.goals = await goals(m, localDir, time);
   return out;
 });
+
+/** A log of `n` events (imported in one step: recording them one by one would take minutes), as a feed holds. */
+function filled(n) {
+  return Array.from({ length: n }, (_, i) => ({ ...event(0, i), seq: i + 1 }));
+}
+
+/** Events per second of one writer recording `count` events into `store` (after 20 to warm up). */
+async function recordRate(m, store, count) {
+  for (let i = 0; i < 20; i++) await m.recordEvent(store, event(9, i));
+  return rate(
+    () => store,
+    1,
+    count,
+    (s, w, i) => m.recordEvent(s, event(w, i)),
+  );
+}
+
+/** 8 writers x `per` events through `open()` handles: gaps, duplicates and lost (acknowledged but not in the log). */
+async function writers8(m, open, per) {
+  const handles = Array.from({ length: WRITERS }, () => open());
+  const acked = [];
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    handles.map(async (s, w) => {
+      for (let i = 0; i < per; i++) {
+        const got = await m.recordEvent(s, event(w, i));
+        acked.push([got.seq, got.id]);
+      }
+    }),
+  );
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const log = await handles[0].events.read({ after: 0 });
+  const seqs = log.events.map((e) => e.seq);
+  let gaps = 0;
+  for (let i = 1; i < seqs.length; i++) if (seqs[i] !== seqs[i - 1] + 1) gaps++;
+  const ids = new Map(log.events.map((e) => [e.seq, e.id]));
+  const duplicates = seqs.length - new Set(seqs).size + (acked.length - new Set(acked.map(([s]) => s)).size);
+  const lost = acked.filter(([seq, id]) => ids.get(seq) !== id).length;
+  for (const h of handles) await h.close?.();
+  return {
+    events: WRITERS * per,
+    recorded: seqs.length,
+    gaps,
+    duplicates,
+    lost,
+    per_s: round((WRITERS * per * 1000) / ms),
+  };
+}
+
+/** Starts the dynalite child; returns its endpoint and a stop function. */
+async function startDynalite() {
+  const child = spawn(process.execPath, [SELF, '--dynalite'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (/^\d+$/.test(line)) return { endpoint: `http://127.0.0.1:${line}`, stop: () => child.stdin.end() };
+  }
+  throw new Error('dynalite did not start');
+}
+
+async function goals(m, localDir, time) {
+  const g = {};
+  // Recording at 100,000 retained against 100 (one writer; retention above both, so nothing is compacted).
+  const retention = { count: RETAINED * 2, days: 0 };
+  for (const [name, open] of [
+    ['local', () => m.createLocalStore({ dir: localDir(), retention })],
+    ['memory', () => m.createMemoryStore({ retention })],
+  ]) {
+    progress(`recording with ${RETAINED} retained against 100 (${name})`);
+    const small = open();
+    await small.events.import(filled(100));
+    const big = open();
+    await big.events.import(filled(RETAINED));
+    const xs = [];
+    const ys = [];
+    for (let r = 0; r < 3; r++) {
+      xs.push(await recordRate(m, big, EVENTS));
+      ys.push(await recordRate(m, small, EVENTS));
+    }
+    g[`${name}_record_retained_${RETAINED}_per_s`] = median(xs);
+    g[`${name}_record_retained_100_per_s`] = median(ys);
+    g[`${name}_record_retained_ratio`] = round(median(xs) / median(ys), 2);
+    if (name === 'local') {
+      const last = (await big.events.read({ after: RETAINED + 10 ** 6 })).last_seq;
+      g[`local_poll_nothing_new_${RETAINED}_retained_ms`] = await time(() =>
+        m.eventsFeed(big, { after_seq: last }),
+      );
+    }
+  }
+
+  // 8 writers x PER_WRITER events on every backend.
+  progress(`8 writers x ${PER_WRITER} events: local`);
+  const d8 = localDir();
+  g.writers8_local = await writers8(
+    m,
+    () => m.createLocalStore({ dir: d8, lockTimeoutMs: 120_000 }),
+    PER_WRITER,
+  );
+  progress(`8 writers x ${PER_WRITER} events: memory`);
+  const mem = m.createMemoryStore();
+  g.writers8_memory = await writers8(m, () => mem, PER_WRITER);
+  progress(`8 writers x ${PER_WRITER} events: http (a hub server, local store behind it)`);
+  const root = join(localDir(), '..');
+  const server = await m.startHubServer({
+    mode: 'web',
+    root,
+    env: { HUB_CACHE_DIR: 'off' },
+    host: '127.0.0.1',
+    port: 0,
+    explicitPort: true,
+    uiDir: null,
+  });
+  try {
+    const url = `http://127.0.0.1:${server.listening.port}`;
+    g.writers8_http = await writers8(m, () => m.createHttpStore({ url, timeoutMs: 60_000 }), PER_WRITER);
+  } finally {
+    await server.close();
+  }
+
+  progress(`8 writers x ${PER_WRITER} events: dynamodb (dynalite); record against a raw conditional put`);
+  const dl = await startDynalite();
+  try {
+    const opts = (workspaceId) => ({
+      endpoint: dl.endpoint,
+      region: REGION,
+      orgId: 'bench',
+      workspaceId,
+      env: {},
+      clientConfig: { credentials: CREDENTIALS },
+      maxAttempts: 10_000,
+    });
+    await m.createDynamoStore(opts('init')).init();
+    g.writers8_dynamodb = await writers8(m, () => m.createDynamoStore(opts('w8')), PER_WRITER);
+    const store = m.createDynamoStore(opts('rate'));
+    const sdk = await m.loadDynamoSdk();
+    const raw = new sdk.DynamoDBClient({ endpoint: dl.endpoint, region: REGION, credentials: CREDENTIALS });
+    let n = 0;
+    const rawPut = async () => {
+      const e = event(0, n++);
+      await raw.send(
+        new sdk.PutItemCommand({
+          TableName: 'hub_state',
+          Item: {
+            pk: { S: 'ORG#bench#WS#raw' },
+            sk: { S: `LOG#events#${String(n).padStart(16, '0')}` },
+            body: { S: JSON.stringify({ ...e, seq: n }) },
+            at: { S: String(Date.now()) },
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    };
+    const hubs = [];
+    const raws = [];
+    for (let r = 0; r < 3; r++) {
+      hubs.push(await recordRate(m, store, EVENTS));
+      raws.push(await rate(() => raw, 1, EVENTS, rawPut));
+    }
+    g.dynamodb_record_per_s = median(hubs);
+    g.dynamodb_raw_put_per_s = median(raws);
+    g.dynamodb_record_vs_raw_put = round(median(hubs) / median(raws), 2);
+    raw.destroy();
+    await store.close();
+  } finally {
+    dl.stop();
+  }
+  return g;
+}

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRecordedEvents } from '../src/coord/index.js';
 import { StateConflictError } from '../src/infra/index.js';
 import { branchAllocate } from '../src/ops/branch-ops.js';
 import type { OpContext } from '../src/ops/index.js';
@@ -64,9 +65,9 @@ async function leftBy(store: DocumentStore, repo: string, name: string) {
   const doc = (
     await store.read<{ allocations: Array<{ name: string; status: string }> }>('branches/platform~identity')
   ).value;
-  const events = (
-    await store.read<{ events: Array<{ kind: string; data: { name: string } }> }>('coord.events')
-  ).value;
+  const events = {
+    events: (await readRecordedEvents(store)) as unknown as Array<{ kind: string; data: { name: string } }>,
+  };
   return {
     records: (doc?.allocations ?? []).filter((a) => a.name === name).length,
     allocatedEvents: (events?.events ?? []).filter(

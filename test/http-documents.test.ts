@@ -264,16 +264,26 @@ describe('generic state routes (other documents, append)', () => {
 
     const a1 = await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', { body: { id: 'e1' } });
     expect(a1.status).toBe(200);
-    // A recorded event gets the workspace's next sequence where the document lives (docs/coordination.md).
-    expect(a1.headers.get('etag')).toBe(etagOf({ events: [{ id: 'e1', seq: 1 }], last_seq: 1 }));
-    await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', { body: { id: 'e2' } });
-    expect((await call(srv.base, 'GET', '/v3/ops/state/coord.events')).json).toEqual({
+    // A recorded event gets the workspace's next sequence in the server's events log (docs/coordination.md).
+    expect(a1.json).toMatchObject({ ok: true, seq: 1, id: 'e1' });
+    await call(srv.base, 'POST', '/v3/ops/state/coord.events/events', { body: { id: 'e2', seq: 77 } });
+    const log = await call(srv.base, 'GET', '/v3/ops/state/coord.events/events?after=0&limit=10');
+    expect(log.json).toEqual({
       events: [
         { id: 'e1', seq: 1 },
         { id: 'e2', seq: 2 },
       ],
+      first_seq: 1,
       last_seq: 2,
     });
+    expect((await call(srv.base, 'GET', '/v3/ops/state/coord.events/events?after=1')).json.events).toEqual([
+      { id: 'e2', seq: 2 },
+    ]);
+    // The log is read by sequence only: a bad bound names the field; another list has no log.
+    const bad = await call(srv.base, 'GET', '/v3/ops/state/coord.events/events?limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.details).toMatchObject({ field: 'limit' });
+    expect((await call(srv.base, 'GET', '/v3/ops/state/notes/items')).status).toBe(404);
   });
 
   it('refuses bad names, the derived events document, and appending onto a non-list', async () => {

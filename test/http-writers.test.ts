@@ -3,7 +3,7 @@
 // server that keeps only the spec's contract still gets them, by whole-document compare-and-swap; handoff create
 // appends a whole item through the spec's POST /v3/ops/handoffs; and GET /v3/ops/handoffs lists what every other
 // surface lists.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
@@ -97,7 +97,7 @@ describe('through a hub server: the server applies each granular write', () => {
       .claimed_by;
     expect(lost).toHaveLength(7);
     for (const e of lost) {
-      expect(e).toBeInstanceOf(RefusedError);
+      expect(e, e.message).toBeInstanceOf(RefusedError);
       expect(e.details).toMatchObject({ rule: 'single_holder', holder });
     }
     const beat = await run(srv.base, 'context.handoff.heartbeat', { id: h.id, by: holder, ttl: '20m' });
@@ -130,8 +130,13 @@ describe('through a hub server: the server applies each granular write', () => {
     expect(again).toEqual({ created: false, request: req.request });
     const res = await run(srv.base, 'context.approval.resolve', { id: req.request.id, decision: 'approved' });
     expect(res.request.status).toBe('approved');
-    const kinds = stored<{ events: Array<{ kind: string; source: string }> }>('coord.events')
-      .events.filter((e) => e.source === 'approval')
+    // In the server's events log (one JSON line per event).
+    const logDir = join(server.root, '.hub', 'coord.events.log');
+    const kinds = readdirSync(logDir)
+      .sort()
+      .flatMap((f) => readFileSync(join(logDir, f), 'utf8').trim().split('\n'))
+      .map((l) => JSON.parse(l) as { kind: string; source: string })
+      .filter((e) => e.source === 'approval')
       .map((e) => e.kind);
     expect(kinds).toEqual(['ApprovalRequested', 'ApprovalResolved']);
   });

@@ -4,12 +4,17 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HubError, StateConflictError, ValidationError } from '../src/infra/index.js';
-import { canonicalJson, type DocumentStore, updateDocument } from '../src/state/index.js';
+import { canonicalJson, type DocumentStore, type EventLog, updateDocument } from '../src/state/index.js';
 
 export interface StoreUnderTest {
   store: DocumentStore;
   /** Another handle on the same documents (another process would open this), where the backend has one. */
   reopen?(): DocumentStore;
+  /**
+   * A handle on the same documents whose events log keeps only the newest 20 events (days: 0) and compacts
+   * without delay (local: segments of 10 events), where the client runs compaction (not http: its server does).
+   */
+  compacting?(): DocumentStore;
   cleanup(): Promise<void>;
 }
 
@@ -439,6 +444,192 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
         await expect(
           store.update!('notes', () => ({ value: undefined, result: undefined })),
         ).rejects.toBeInstanceOf(HubError);
+      });
+    });
+
+    describe('events log', () => {
+      const ev = (w: number, i: number) => ({
+        id: `ev-${w}-${i}`,
+        timestamp: new Date().toISOString(),
+        source: 'test',
+        kind: 'Tick',
+        data: { w, i },
+      });
+      const logOf = (s: DocumentStore): EventLog => {
+        if (!s.events) throw new Error(`${s.backend} has no events log`);
+        return s.events;
+      };
+      /** Every event of the log, read in pages of `page` by sequence (what a poller does). */
+      const readAll = async (log: EventLog, page = 50) => {
+        const out: Array<Record<string, unknown> & { seq: number }> = [];
+        let after = 0;
+        for (;;) {
+          const got = await log.read({ after, limit: page });
+          out.push(...got.events);
+          if (got.events.length === 0) return out;
+          after = got.events.at(-1)!.seq;
+        }
+      };
+
+      it('appends with sequences 1, 2, 3 and reads by after_seq only what is new', async () => {
+        const log = logOf(store);
+        expect(await log.read()).toEqual({ events: [], first_seq: null, last_seq: 0 });
+        for (let i = 0; i < 3; i++) expect((await log.append(ev(0, i))).seq).toBe(i + 1);
+        const all = await log.read();
+        expect(all.events.map((e) => [e.id, e.seq])).toEqual([
+          ['ev-0-0', 1],
+          ['ev-0-1', 2],
+          ['ev-0-2', 3],
+        ]);
+        expect(all).toMatchObject({ first_seq: 1, last_seq: 3 });
+        expect(all.events[0]).toMatchObject({ source: 'test', kind: 'Tick', data: { w: 0, i: 0 } });
+        expect((await log.read({ after: 3 })).events).toEqual([]);
+        expect((await log.read({ after: 1, limit: 1 })).events.map((e) => e.seq)).toEqual([2]);
+        // A sequence the caller sent is replaced by the log's own.
+        expect((await log.append({ ...ev(0, 3), seq: 99 })).seq).toBe(4);
+        expect((await log.read({ after: 3 })).events.map((e) => e.seq)).toEqual([4]);
+      });
+
+      it('gives 8 concurrent writers (two handles where there are two) each a sequence of its own: no gap, no duplicate, none lost', async () => {
+        const other = handle?.reopen?.() ?? store;
+        const per = 8;
+        const acked = await Promise.all(
+          Array.from({ length: 8 }, async (_, w) => {
+            const s = w % 2 ? other : store;
+            const seqs: number[] = [];
+            for (let i = 0; i < per; i++) seqs.push((await logOf(s).append(ev(w, i))).seq!);
+            return seqs;
+          }),
+        );
+        const events = await readAll(logOf(store), 25);
+        expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 8 * per }, (_, i) => i + 1));
+        // Every acknowledged sequence holds the event its writer sent, and each writer's events are in its order.
+        const bySeq = new Map(events.map((e) => [e.seq, e]));
+        acked.forEach((seqs, w) => {
+          expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+          seqs.forEach((seq, i) => {
+            expect(bySeq.get(seq)?.id).toBe(`ev-${w}-${i}`);
+          });
+        });
+      });
+
+      it('refuses an event over 64 KiB of JSON, and records nothing for it', async () => {
+        const log = logOf(store);
+        await log.append(ev(0, 0));
+        const err = await log.append({ ...ev(0, 1), data: { note: 'x'.repeat(70 * 1024) } }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(ValidationError);
+        expect((err as HubError).details).toMatchObject({ rule: 'max_event_bytes' });
+        expect((await log.append(ev(0, 2))).seq).toBe(2);
+      });
+
+      it('serves the legacy coord.events document until the first append migrates it, and leaves it in place', async () => {
+        const legacy = {
+          events: [
+            { id: 'old-1', timestamp: '2026-01-01T00:00:00.000Z', source: 's', kind: 'K', data: {}, seq: 41 },
+            { id: 'old-2', timestamp: '2026-01-01T00:00:01.000Z', source: 's', kind: 'K', data: {} },
+          ],
+          last_seq: 42,
+        };
+        const etag = await store.write('coord.events', legacy, '""');
+        const log = logOf(store);
+        // Before any append: read from the document, sequences as its readers numbered them.
+        const before = await log.read();
+        expect(before.events.map((e) => [e.id, e.seq])).toEqual([
+          ['old-1', 41],
+          ['old-2', 42],
+        ]);
+        expect(before).toMatchObject({ first_seq: 41, last_seq: 42 });
+        const other = handle?.reopen?.() ?? store;
+        const seqs = await Promise.all([logOf(store).append(ev(0, 0)), logOf(other).append(ev(1, 0))]);
+        expect(seqs.map((s) => s.seq).sort()).toEqual([43, 44]);
+        const after = await log.read();
+        expect(after.events.map((e) => e.seq)).toEqual([41, 42, 43, 44]);
+        expect(after.events[1]).toMatchObject({ id: 'old-2', seq: 42 });
+        expect((await log.read({ after: 42 })).events.map((e) => e.seq)).toEqual([43, 44]);
+        // Left for older builds, unchanged; a store holding both serves the log.
+        expect(await store.read('coord.events')).toEqual({ value: legacy, etag });
+        expect((await log.append(ev(0, 1))).seq).toBe(45);
+      });
+
+      it('numbers on from a legacy document whose events were all removed (last_seq only)', async () => {
+        await store.write('coord.events', { events: [], last_seq: 7 }, '""');
+        expect((await logOf(store).append(ev(0, 0))).seq).toBe(8);
+        expect(await logOf(store).read()).toMatchObject({ first_seq: 8, last_seq: 8 });
+      });
+
+      it('records the events a change gives with its write (updateDocument): in the same step where the backend can', async () => {
+        const log = logOf(store);
+        await log.append(ev(0, 0));
+        const out = await updateDocument<Counter, string>(
+          store,
+          'notes',
+          (cur) => ({
+            value: { n: (cur?.n ?? 0) + 1 },
+            result: 'ok',
+            events: [ev(1, 0), ev(1, 1)],
+          }),
+          { retries: 3 },
+        );
+        expect(out.result).toBe('ok');
+        expect(out.recorded?.map((r) => r.seq)).toEqual([2, 3]);
+        expect((await store.read('notes')).value).toEqual({ n: 1 });
+        expect((await log.read({ after: 1 })).events.map((e) => e.id)).toEqual(['ev-1-0', 'ev-1-1']);
+        // A failing step records nothing.
+        await expect(
+          updateDocument(
+            store,
+            'notes',
+            () => {
+              throw new Error('boom');
+            },
+            { retries: 0 },
+          ),
+        ).rejects.toThrow('boom');
+        expect((await log.read()).last_seq).toBe(3);
+      });
+
+      it('compacts by count while writers append: never the newest, no sequence reused, first_seq says where it starts', async ({
+        skip,
+      }) => {
+        const open = handle?.compacting;
+        if (!open) skip();
+        const a = open!();
+        const b = open!();
+        const per = 15;
+        const writers = Array.from({ length: 4 }, async (_, w) => {
+          const seqs: number[] = [];
+          for (let i = 0; i < per; i++) seqs.push((await logOf(w % 2 ? b : a).append(ev(w, i))).seq!);
+          return seqs;
+        });
+        let compactions = 0;
+        const compactor = (async () => {
+          for (let i = 0; i < 10; i++) {
+            await logOf(a).compact();
+            compactions++;
+            await new Promise((r) => setTimeout(r, 1));
+          }
+        })();
+        const acked = (await Promise.all(writers)).flat();
+        await compactor;
+        expect(compactions).toBe(10);
+        const total = 4 * per;
+        expect([...acked].sort((x, y) => x - y)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+        await logOf(a).compact();
+        const got = await logOf(a).read();
+        // At least the newest 20 kept, one range ending at the newest, and first_seq is its start.
+        expect(got.last_seq).toBe(total);
+        expect(got.events.length).toBeGreaterThanOrEqual(20);
+        expect(got.events.length).toBeLessThan(total);
+        expect(got.first_seq).toBe(got.events[0]!.seq);
+        expect(got.events.map((e) => e.seq)).toEqual(
+          Array.from({ length: got.events.length }, (_, i) => got.first_seq! + i),
+        );
+        // The next append numbers on; a read from before first_seq starts at first_seq.
+        expect((await logOf(b).append(ev(9, 0))).seq).toBe(total + 1);
+        expect((await logOf(b).read({ after: 0, limit: 1 })).events[0]!.seq).toBe(got.first_seq);
       });
     });
   });

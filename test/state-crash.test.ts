@@ -63,19 +63,15 @@ async function startWriter(
     err += b.toString();
   });
   let out = '';
-  let wroteOnce: () => void = () => {};
-  const wrote = new Promise<void>((resolve) => {
-    wroteOnce = resolve;
-  });
-  let seen = '';
-  child.stdout!.on('data', (b: Buffer) => {
-    seen += b.toString();
-    if (seen.includes('wrote\n')) wroteOnce();
+  let wroteOnce: () => void;
+  const wrote = new Promise<void>((r) => {
+    wroteOnce = r;
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
       if (out.includes('ready\n')) resolve();
+      if (out.includes('wrote\n')) wroteOnce();
     });
     child.once('exit', (code, signal) =>
       reject(new Error(`writer exited early (${code ?? signal}): ${err}`)),
@@ -100,10 +96,10 @@ describe('local store under SIGKILL', () => {
       const { child, stderr, go, wrote } = await loading.shift()!;
       if (round + 2 < ROUNDS) loading.push(startWriter(hub));
       go();
-      // After its first write, at a random instant: a slow first write on a loaded machine cannot make every
-      // round kill a writer that never wrote.
+      // Killed at a random instant after its first update, mostly while it writes the next ones: a sleep alone
+      // (no wait for the first update) let a busy machine kill every writer before it wrote anything.
       await wrote;
-      await sleep(Math.floor(Math.random() * 60));
+      await sleep(Math.floor(Math.random() * 30));
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       const [code, signal] = (await exited) as [number | null, string | null];

@@ -44,6 +44,15 @@ runStoreConformance('dynamodb', async () => {
       opened.push(s);
       return s;
     },
+    compacting: () => {
+      const s = dynaliteStore(d, {
+        workspaceId,
+        retention: { count: 20, days: 0 },
+        logTiming: { cacheTrustMs: 0, graceMs: 0 },
+      });
+      opened.push(s);
+      return s;
+    },
     cleanup: async () => {
       for (const s of opened.slice(1)) await s.close?.();
     },

@@ -9,6 +9,8 @@ runStoreConformance('local', async () => {
   return {
     store: createLocalStore({ dir: join(dir, '.hub') }),
     reopen: () => createLocalStore({ dir: join(dir, '.hub') }),
+    compacting: () =>
+      createLocalStore({ dir: join(dir, '.hub'), retention: { count: 20, days: 0 }, segmentEvents: 10 }),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 });

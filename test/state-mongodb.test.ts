@@ -44,6 +44,15 @@ if (SERVER) {
     return {
       store: open(),
       reopen: open,
+      compacting: () =>
+        createMongoStore({
+          target,
+          orgId: 'conformance',
+          workspaceId,
+          timeoutMs: 5000,
+          retention: { count: 20, days: 0 },
+          logTiming: { cacheTrustMs: 0, graceMs: 0 },
+        }),
       cleanup: async () => {
         const client = new MongoClient(SERVER);
         await client

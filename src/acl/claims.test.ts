@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, removeTempDir } from '../../test/fixtures/index.js';
 import { Catalog, checkoutsOf } from '../catalog/index.js';
-import { DOCS } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { readManifestFile } from '../model/index.js';
 import { createMemoryStore } from '../state/index.js';
@@ -59,12 +59,7 @@ function memDeps(c = clock()) {
   return { store: createMemoryStore(), retries: 1, now: c.now };
 }
 
-const events = async (deps: ReturnType<typeof memDeps>) =>
-  (
-    await deps.store.read<{ events: Array<{ source: string; kind: string; data: Record<string, unknown> }> }>(
-      DOCS.events,
-    )
-  ).value?.events ?? [];
+const events = async (deps: ReturnType<typeof memDeps>) => readRecordedEvents(deps.store);
 
 describe('the scope of a claim (the spec rules)', () => {
   it('expands a component without patterns to <component path>/**, keeping its name', () => {

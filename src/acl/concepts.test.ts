@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, createTempDir, removeTempDir } from '../../test/fixtures/index.js';
 import { Catalog, checkoutsOf } from '../catalog/index.js';
-import { DOCS } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { ValidationError } from '../infra/index.js';
 import { readManifestFile } from '../model/index.js';
 import { createMemoryStore } from '../state/index.js';
@@ -25,12 +25,7 @@ const memDeps = () => ({
   now: () => new Date('2026-01-01T00:00:00Z'),
 });
 type Deps = ReturnType<typeof memDeps>;
-const events = async (deps: Deps) =>
-  (
-    await deps.store.read<{ events: Array<{ source: string; kind: string; data: Record<string, unknown> }> }>(
-      DOCS.events,
-    )
-  ).value?.events ?? [];
+const events = async (deps: Deps) => readRecordedEvents(deps.store);
 
 describe('concept ids', () => {
   it('derive from names as the earlier product did, and refuse names without letters or digits', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readRecordedEvents } from '../coord/index.js';
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { agentHeartbeat } from './agents-heartbeat.js';
@@ -17,12 +18,7 @@ function setup() {
   const tick = (minutes: number) => {
     now = new Date(now.getTime() + minutes * 60_000);
   };
-  const events = async () =>
-    (
-      await store.read<{ events: Array<{ kind: string; source: string; data: Record<string, unknown> }> }>(
-        'coord.events',
-      )
-    ).value?.events ?? [];
+  const events = async () => await readRecordedEvents(store);
   return { store, deps, tick, events };
 }
 

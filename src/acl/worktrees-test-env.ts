@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWorkspace, git, removeTempDir } from '../../test/fixtures/index.js';
 import { Catalog, checkoutsOf } from '../catalog/index.js';
-import { DOCS } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { readManifestFile } from '../model/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { resolveRepository } from './repository-ref.js';
@@ -94,6 +94,4 @@ export const create = async (
     ...over,
   });
 
-export const events = async (e: Env) =>
-  ((await e.deps.store.read(DOCS.events)).value as { events?: Array<{ kind: string; source: string }> })
-    ?.events ?? [];
+export const events = async (e: Env) => readRecordedEvents(e.deps.store);

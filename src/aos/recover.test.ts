@@ -16,7 +16,7 @@ import {
   type WorktreeDeps,
 } from '../acl/index.js';
 import { Catalog, checkoutsOf } from '../catalog/index.js';
-import { DOCS } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { RefusedError } from '../infra/index.js';
 import { readManifestFile } from '../model/index.js';
 import { listRuns, openRun } from '../runs/index.js';
@@ -74,12 +74,7 @@ async function setup() {
     });
     return createWorktree(deps, cfg, { target: repository, agentId: agent, taskId: task, branch: name });
   };
-  const events = async () =>
-    (
-      await deps.store.read<{
-        events: Array<{ source: string; kind: string; data: Record<string, unknown> }>;
-      }>(DOCS.events)
-    ).value?.events ?? [];
+  const events = async () => readRecordedEvents(deps.store);
   return {
     main,
     deps,

@@ -1,5 +1,5 @@
 import { type DocumentStore, isRouteMissing } from '../state/index.js';
-import { DOCS, newId } from './documents.js';
+import { newId } from './documents.js';
 import { MAX_EVENT_BYTES, recordSequenced } from './events-sequence.js';
 import type { CoordEvent, Handoff, Objective } from './schemas.js';
 
@@ -21,9 +21,9 @@ export interface NewCoordEvent {
 }
 
 /**
- * Records one event in the persisted `coord.events` document with the workspace's next sequence (`seq`), in one
- * atomic update (or compare-and-swap) of the document; through the http backend the hub server assigns it. An id
- * already in the document gets a `~2`, `~3`... suffix, so ids stay unique. A server that keeps only the spec's
+ * Records one event in the workspace's events log with its next sequence (`seq`), assigned in the same atomic
+ * step as the append; through the http backend the hub server assigns it. An id already among the newest events
+ * gets a `~2`, `~3`... suffix. A server that keeps only the spec's
  * contract has no route to record events (its events document is read-only): the change that was just written
  * stands, and nothing is recorded (failing would report a write that happened as failed).
  */
@@ -44,16 +44,14 @@ export async function recordEvent(
 }
 
 async function recordFitted(store: DocumentStore, record: CoordEvent): Promise<CoordEvent> {
-  if (store.callRoute) {
-    try {
-      await store.append(DOCS.events, 'events', record);
-    } catch (err) {
-      if (!isRouteMissing(err)) throw err;
-    }
-    return record;
+  let out: Awaited<ReturnType<typeof recordSequenced>>;
+  try {
+    out = await recordSequenced(store, record);
+  } catch (err) {
+    if (store.callRoute && isRouteMissing(err)) return record;
+    throw err;
   }
-  const { seq, id } = await recordSequenced(store, record);
-  return { ...record, id: id ?? record.id, ...(seq === undefined ? {} : { seq }) };
+  return { ...record, id: out.id ?? record.id, ...(out.seq === undefined ? {} : { seq: out.seq }) };
 }
 
 /** Room left in MAX_EVENT_BYTES for what recording adds: `seq`, and a `~n` suffix on a repeated id. */
@@ -160,6 +158,16 @@ export function handoffEntryEvents(h: Handoff, from = 0): CoordEvent[] {
     });
   }
   return out;
+}
+
+/** The event of an objective write, as recorded: ObjectiveCreated, or ObjectiveUpdated (fitted to its bound). */
+export function objectiveChangeEvent(objective: Objective, created: boolean): CoordEvent {
+  return fitEvent(created ? objectiveCreatedEvent(objective) : objectiveUpdatedEvent(objective));
+}
+
+/** The events of the entries a handoffs write added, in document order, as recorded. */
+export function handoffChangeEvents(added: readonly HandoffEntries[]): CoordEvent[] {
+  return added.flatMap(({ handoff, from }) => handoffEntryEvents(handoff, from).map(fitEvent));
 }
 
 /** Records the change an objective write made: ObjectiveCreated, or ObjectiveUpdated. */

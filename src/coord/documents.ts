@@ -59,13 +59,15 @@ export async function readDocSettingAside<S extends z.ZodType>(
 
 /**
  * Compare-and-swap update of one parsed document; `fn` may run more than once and must be pure. Records set aside
- * as invalid are not shown to `fn` and are stored back as they were, where they were.
+ * as invalid are not shown to `fn` and are stored back as they were, where they were. `eventsOf` gives the events
+ * the change records, in the same step as the write where the backend can (recordsInStep).
  */
 export async function updateDoc<S extends z.ZodType, R>(
   deps: CoordDeps,
   name: string,
   schema: S,
   fn: (doc: z.output<S>) => R,
+  eventsOf?: (result: R) => Record<string, unknown>[],
 ): Promise<R> {
   let reported: SetAsideRecord[] = [];
   const { result } = await updateDocument<z.output<S>, R>(
@@ -83,7 +85,7 @@ export async function updateDoc<S extends z.ZodType, R>(
         const hidden = setAside.find((n) => n.id !== undefined && n.id === wanted);
         throw hidden ? replacing(name, hidden) : err;
       }
-      return { value: restore(doc), result: r };
+      return { value: restore(doc), result: r, ...(eventsOf ? { events: eventsOf(r) } : {}) };
     },
     { retries: deps.retries },
   );
@@ -105,4 +107,13 @@ export function checkId(id: string, what = 'objective'): string {
       rule: '[A-Za-z0-9_.-]+',
     });
   return id;
+}
+
+/**
+ * Whether a change's events go with its write (updateDoc's `eventsOf`): on every store with an events log of its
+ * own (local and memory in the write's step; DynamoDB and MongoDB right after it), not through the http backend,
+ * whose server records them (and one that keeps only the spec's contract has nowhere to: recordEvent says so).
+ */
+export function recordsInStep(store: DocumentStore): boolean {
+  return store.events !== undefined && store.callRoute === undefined;
 }

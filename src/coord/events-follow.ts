@@ -102,15 +102,19 @@ export async function* followEvents(
   const pos = parsed && 'time' in parsed ? parsed : undefined;
   const feedFilter: EventsFilter = parsed && 'seq' in parsed ? { ...rest, after_seq: parsed.seq } : rest;
   const now = opts.now ?? (() => new Date());
-  // A derived event sent by the first read comes again, with the same id, once it is recorded: sent once.
+  // A derived event sent by the first read comes again, with the same id, once it is recorded: sent once. Recorded
+  // events come once each by sequence (two may share an id: both are sent).
   const seen = new Set<string>();
   let filterNow = feedFilter;
   let first = true;
   while (!opts.signal.aborted) {
     const feed = await eventsFeed(store, filterNow, now);
     for (const e of feed.events) {
-      if (seen.has(e.id)) continue;
-      seen.add(e.id);
+      if (seen.has(e.id)) {
+        if (e.seq !== undefined) seen.delete(e.id);
+        continue;
+      }
+      if (e.seq === undefined) seen.add(e.id);
       if (first && pos && !isAfter(e, pos)) continue;
       if (opts.signal.aborted) return;
       yield { cursor: eventCursor(e), event: e };

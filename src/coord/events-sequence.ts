@@ -1,5 +1,10 @@
 import { ValidationError } from '../infra/index.js';
-import { appendItem, type DocumentStore, updateDocument } from '../state/index.js';
+import {
+  appendItem,
+  type DocumentStore,
+  MAX_EVENT_BYTES as LOG_MAX_EVENT_BYTES,
+  updateDocument,
+} from '../state/index.js';
 import { DOCS } from './documents.js';
 import type { CoordEvent } from './schemas.js';
 
@@ -11,25 +16,16 @@ import type { CoordEvent } from './schemas.js';
  */
 
 /**
- * How many recorded events `coord.events` keeps: recording the next drops the oldest. Every record rewrites the
- * whole document (one item on DynamoDB, 400 KB compressed), and its cost grows with it; the records of truth are
- * the objectives, handoffs and ACL documents, which keep their own history. `last_seq` survives, so a sequence is
- * never given twice, and the feed's `first_seq` tells a poller that fell further behind what it missed.
+ * The most events one page of the feed returns (`limit`), and how many the legacy `coord.events` document kept:
+ * recording the next dropped the oldest. The log (state/event-log.ts) keeps what `state.events` retention says.
  */
 export const MAX_RECORDED_EVENTS = 5000;
 
-/**
- * And how much JSON they may take together (characters): events with long notes reach it before the count. 1.5
- * million characters of JSON compress well under DynamoDB's 400 KB item, so recording never fails for size.
- */
+/** How much JSON the legacy document's events could take together (characters). */
 export const MAX_RECORDED_EVENT_BYTES = 1_500_000;
 
-/**
- * And how much JSON one event may take (characters): an event larger than this is refused, never recorded at the
- * cost of the feed (one event the size of the byte bound would evict every other). Hub's own events clip their
- * long texts to fit (recordEvent); the record of truth keeps the whole text.
- */
-export const MAX_EVENT_BYTES = 64 * 1024;
+/** How much JSON one event may take (characters): see state/event-log.ts. */
+export const MAX_EVENT_BYTES = LOG_MAX_EVENT_BYTES;
 
 /** The bounds of `coord.events` (lowered by tests). */
 export interface EventBounds {
@@ -126,15 +122,17 @@ export function appendSequenced(
 
 /**
  * Records one event with the next sequence of the workspace; returns its sequence and the id it was stored
- * under (both undefined when a hub server assigned them: the http backend appends through the server, whose own
- * store runs this same function).
+ * under. The store's events log appends it (the http backend's asks its server, whose own store runs this same
+ * function); a store without one (the older interface) keeps the `coord.events` document, rewritten per event.
  */
 export async function recordSequenced(
   store: DocumentStore,
   record: Omit<CoordEvent, 'seq'>,
-): Promise<{ seq: number | undefined; id: string | undefined; etag: string }> {
-  if (store.callRoute)
-    return { seq: undefined, id: undefined, etag: await store.append(DOCS.events, 'events', record) };
+): Promise<{ seq: number | undefined; id: string | undefined; etag: string | undefined }> {
+  if (store.events) {
+    const out = await store.events.append(record);
+    return { seq: out.seq, id: typeof out.id === 'string' ? out.id : undefined, etag: undefined };
+  }
   const out = await updateDocument<Stored, { seq: number; id: unknown }>(
     store,
     DOCS.events,

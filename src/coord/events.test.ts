@@ -71,9 +71,12 @@ describe('events feed', () => {
       'objective:solo:updated:2026-03-01T10:00:02.000Z',
     ]);
     expect(feed.events[4]).toMatchObject({ id: 'handoff:h:1', data: { action: 'claim', by: 'bob' } });
-    const stored = JSON.parse(readFileSync(join(dir, 'coord.events.json'), 'utf8'));
-    expect(stored.events).toHaveLength(6);
-    expect(stored.last_seq).toBe(6);
+    // One line per event in the log's segment, each with its sequence.
+    const lines = readFileSync(join(dir, 'coord.events.log', `${'1'.padStart(16, '0')}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).seq);
+    expect(lines).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('derives, without a sequence, the changes nothing recorded (a raw document write), and lists them once', async () => {

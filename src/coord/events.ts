@@ -96,16 +96,22 @@ export async function eventsFeed(
   report?: (records: readonly SetAsideRecord[]) => void,
 ): Promise<EventsFeed> {
   const sinceMs = filter.since === undefined ? undefined : parseSince(filter.since);
+  // Through the http backend the hub server answers the whole feed (its log, its derived events).
+  if (store.callRoute) {
+    const asked = await askServer(store, filter);
+    if (asked) {
+      if (asked.set_aside && asked.set_aside.length > 0) report?.(asked.set_aside);
+      return asked;
+    }
+  }
   const setAside: SetAsideRecord[] = [];
   const parse = <S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> =>
     parseDoc(name, schema, value, (records) => setAside.push(...records));
-  const doc = parse(DOCS.events, EventsDocSchema, withSequences((await store.read(DOCS.events)).value));
-  let recorded = sequenced(doc.events, doc.last_seq).events;
-  const firstSeq = recorded.reduce<number | null>((m, e) => (m === null || e.seq < m ? e.seq : m), null);
+  let { recorded, firstSeq } = await recordedEvents(store, filter, parse);
   let derived: CoordEvent[] = [];
   if (filter.after_seq !== undefined) {
     const after = filter.after_seq;
-    recorded = recorded.filter((e) => e.seq > after);
+    recorded = recorded.filter((e) => e.seq !== undefined && e.seq > after);
   } else if (DERIVING_BACKENDS.has(store.backend)) {
     const objectives = parse(
       DOCS.objectives,
@@ -135,7 +141,7 @@ export async function eventsFeed(
     }
     return true;
   };
-  recorded = recorded.filter(keep).sort((a, b) => a.seq - b.seq);
+  recorded = recorded.filter(keep).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   derived = derived.filter(keep).sort(byTime);
   const all = mergeByTime(recorded, derived);
   const truncated = filter.limit !== undefined && all.length > filter.limit;
@@ -158,6 +164,45 @@ export async function eventsFeed(
     events,
     ...(setAside.length > 0 ? { set_aside: setAside } : {}),
   };
+}
+
+/**
+ * The recorded events the feed starts from: the store's events log (only what is after `after_seq` is read, and
+ * with no other filter only as many as the page holds), else (a store of the older interface) the `coord.events`
+ * document.
+ */
+async function recordedEvents(
+  store: DocumentStore,
+  filter: EventsFilter,
+  parse: <S extends z.ZodType>(name: string, schema: S, value: unknown) => z.output<S>,
+): Promise<{ recorded: CoordEvent[]; firstSeq: number | null }> {
+  if (store.events) {
+    const bySeqOnly =
+      filter.after_seq !== undefined &&
+      filter.since === undefined &&
+      filter.objective === undefined &&
+      filter.campaign === undefined;
+    const got = await store.events.read({
+      after: filter.after_seq,
+      // One more than the page: whether more follow (truncated).
+      limit: bySeqOnly && filter.limit !== undefined ? filter.limit + 1 : undefined,
+    });
+    const doc = parse(DOCS.events, EventsDocSchema, { events: got.events });
+    return { recorded: doc.events, firstSeq: got.first_seq };
+  }
+  const doc = parse(DOCS.events, EventsDocSchema, withSequences((await store.read(DOCS.events)).value));
+  const recorded = sequenced(doc.events, doc.last_seq).events;
+  const firstSeq = recorded.reduce<number | null>((m, e) => (m === null || e.seq < m ? e.seq : m), null);
+  return { recorded, firstSeq };
+}
+
+/** The feed as the hub server behind an http backend answers it; undefined when it has no such route. */
+async function askServer(store: DocumentStore, filter: EventsFilter): Promise<EventsFeed | undefined> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) if (v !== undefined) q.set(k, String(v));
+  const qs = q.toString();
+  const answer = await store.callRoute!('GET', `/v3/ops/events${qs ? `?${qs}` : ''}`, undefined);
+  return answer.found ? (answer.json as EventsFeed) : undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -193,4 +238,14 @@ function mergeByTime(recorded: CoordEvent[], derived: CoordEvent[]): CoordEvent[
   }
   while (j < derived.length) out.push(derived[j++]!);
   return out;
+}
+
+/**
+ * Every recorded event the store holds, oldest first (its events log; the legacy `coord.events` document while
+ * the log holds none): what the feed's recorded part is built from, without filters or derived events.
+ */
+export async function readRecordedEvents(store: DocumentStore): Promise<CoordEvent[]> {
+  if (store.events) return (await store.events.read()).events as unknown as CoordEvent[];
+  const value = (await store.read<{ events?: CoordEvent[] }>(DOCS.events)).value;
+  return value?.events ?? [];
 }

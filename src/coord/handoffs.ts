@@ -1,5 +1,5 @@
 import { NotFoundError, RefusedError, ValidationError } from '../infra/index.js';
-import { type HandoffEntries, recordHandoffEntries } from './change-events.js';
+import { type HandoffEntries, handoffChangeEvents, recordHandoffEntries } from './change-events.js';
 import {
   type CoordDeps,
   checkId,
@@ -7,6 +7,7 @@ import {
   newId,
   readDoc,
   readDocSettingAside,
+  recordsInStep,
   updateDoc,
 } from './documents.js';
 import { parseDuration } from './duration.js';
@@ -182,17 +183,25 @@ export async function listHandoffs(
 async function updateHandoffs<R>(deps: CoordDeps, fn: (doc: HandoffsDoc, now: Date) => R): Promise<R> {
   // `fn` may run again after a conflict: the entries of the run that was written are the ones kept.
   let added: HandoffEntries[] = [];
-  const result = await updateDoc(deps, DOCS.handoffs, HandoffsDocSchema, (doc) => {
-    const before = new Map(doc.handoffs.map((h) => [h.id, h.events.length]));
-    const now = deps.now();
-    const r = fn(doc, now);
-    releaseExpired(doc, now);
-    added = doc.handoffs
-      .map((handoff) => ({ handoff, from: before.get(handoff.id) ?? 0 }))
-      .filter((x) => x.handoff.events.length > x.from);
-    return r;
-  });
-  await recordHandoffEntries(deps.store, added);
+  const inStep = recordsInStep(deps.store);
+  const result = await updateDoc(
+    deps,
+    DOCS.handoffs,
+    HandoffsDocSchema,
+    (doc) => {
+      const before = new Map(doc.handoffs.map((h) => [h.id, h.events.length]));
+      const now = deps.now();
+      const r = fn(doc, now);
+      releaseExpired(doc, now);
+      added = doc.handoffs
+        .map((handoff) => ({ handoff, from: before.get(handoff.id) ?? 0 }))
+        .filter((x) => x.handoff.events.length > x.from);
+      return r;
+    },
+    // Called right after `fn`, in the same attempt: `added` is this attempt's.
+    inStep ? () => handoffChangeEvents(added) : undefined,
+  );
+  if (!inStep) await recordHandoffEntries(deps.store, added);
   return result;
 }
 

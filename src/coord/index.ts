@@ -19,7 +19,14 @@ export {
   updateDoc,
 } from './documents.js';
 export { DURATION_RULE, MAX_DURATION_MS, parseDuration } from './duration.js';
-export { type EventsFilter, eventsFeed, handoffEvents, objectiveEvents, parseSince } from './events.js';
+export {
+  type EventsFilter,
+  eventsFeed,
+  handoffEvents,
+  objectiveEvents,
+  parseSince,
+  readRecordedEvents,
+} from './events.js';
 export {
   eventCursor,
   type FollowedEvent,

@@ -1,7 +1,15 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isInside, NotFoundError, realpathOrUndefined, ValidationError } from '../infra/index.js';
-import { recordObjectiveChange } from './change-events.js';
-import { type CoordDeps, checkId, DOCS, readDoc, readDocSettingAside, updateDoc } from './documents.js';
+import { objectiveChangeEvent, recordObjectiveChange } from './change-events.js';
+import {
+  type CoordDeps,
+  checkId,
+  DOCS,
+  readDoc,
+  readDocSettingAside,
+  recordsInStep,
+  updateDoc,
+} from './documents.js';
 import {
   EDITABLE_OBJECTIVE_FIELDS,
   type EditableObjectiveField,
@@ -150,49 +158,56 @@ export async function upsertObjective(
   const status =
     opts.forceStatus ?? (input.status === undefined ? undefined : parseObjectiveStatus(input.status));
   const repos = input.repos === undefined ? undefined : normalizeRepos(opts.root, input.repos);
-  const out = await updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc): UpsertResult => {
-    const now = deps.now();
-    const stamp = now.toISOString();
-    const noteLines = formatNoteLines(now, input.notes ?? {});
-    const existing = doc.objectives.find((o) => o.id === id);
-    const fields = {
-      ...(input.acceptance === undefined ? {} : { acceptance: input.acceptance }),
-      ...(input.human_notes === undefined ? {} : { human_notes: input.human_notes }),
-      ...(input.mr_url === undefined ? {} : { mr_url: input.mr_url }),
-      ...(input.approval_id === undefined ? {} : { approval_id: input.approval_id }),
-    };
-    if (existing) {
-      Object.assign(existing, fields);
-      if (title !== undefined) existing.title = title;
-      if (status !== undefined) existing.status = status;
-      if (repos !== undefined) existing.repos = [...new Set([...existing.repos, ...repos])];
-      const agentNotes = appendNotes(input.agent_notes ?? existing.agent_notes, noteLines);
-      if (agentNotes !== undefined) existing.agent_notes = agentNotes;
-      existing.updated_at = stamp;
-      return { created: false, objective: existing };
-    }
-    if (title === undefined) {
-      throw new ValidationError(`title: required to create objective '${id}'`, {
-        field: 'title',
-        rule: 'required_on_create',
+  const inStep = recordsInStep(deps.store);
+  const out = await updateDoc(
+    deps,
+    DOCS.objectives,
+    ObjectivesDocSchema,
+    (doc): UpsertResult => {
+      const now = deps.now();
+      const stamp = now.toISOString();
+      const noteLines = formatNoteLines(now, input.notes ?? {});
+      const existing = doc.objectives.find((o) => o.id === id);
+      const fields = {
+        ...(input.acceptance === undefined ? {} : { acceptance: input.acceptance }),
+        ...(input.human_notes === undefined ? {} : { human_notes: input.human_notes }),
+        ...(input.mr_url === undefined ? {} : { mr_url: input.mr_url }),
+        ...(input.approval_id === undefined ? {} : { approval_id: input.approval_id }),
+      };
+      if (existing) {
+        Object.assign(existing, fields);
+        if (title !== undefined) existing.title = title;
+        if (status !== undefined) existing.status = status;
+        if (repos !== undefined) existing.repos = [...new Set([...existing.repos, ...repos])];
+        const agentNotes = appendNotes(input.agent_notes ?? existing.agent_notes, noteLines);
+        if (agentNotes !== undefined) existing.agent_notes = agentNotes;
+        existing.updated_at = stamp;
+        return { created: false, objective: existing };
+      }
+      if (title === undefined) {
+        throw new ValidationError(`title: required to create objective '${id}'`, {
+          field: 'title',
+          rule: 'required_on_create',
+          id,
+        });
+      }
+      const agentNotes = appendNotes(input.agent_notes, noteLines);
+      const objective: Objective = {
         id,
-      });
-    }
-    const agentNotes = appendNotes(input.agent_notes, noteLines);
-    const objective: Objective = {
-      id,
-      title,
-      status: status ?? opts.defaultStatus ?? 'pending',
-      repos: repos ?? [],
-      ...fields,
-      ...(agentNotes === undefined ? {} : { agent_notes: agentNotes }),
-      created_at: stamp,
-      updated_at: stamp,
-    };
-    doc.objectives.push(objective);
-    return { created: true, objective };
-  });
-  await recordObjectiveChange(deps.store, out.objective, out.created);
+        title,
+        status: status ?? opts.defaultStatus ?? 'pending',
+        repos: repos ?? [],
+        ...fields,
+        ...(agentNotes === undefined ? {} : { agent_notes: agentNotes }),
+        created_at: stamp,
+        updated_at: stamp,
+      };
+      doc.objectives.push(objective);
+      return { created: true, objective };
+    },
+    inStep ? (r) => [objectiveChangeEvent(r.objective, r.created)] : undefined,
+  );
+  if (!inStep) await recordObjectiveChange(deps.store, out.objective, out.created);
   return out;
 }
 
@@ -276,13 +291,20 @@ export async function editObjective(
   root: string,
 ): Promise<Objective> {
   const patch = objectivePatch(changes, root);
-  const objective = await updateDoc(deps, DOCS.objectives, ObjectivesDocSchema, (doc) => {
-    const o = doc.objectives.find((x) => x.id === id);
-    if (!o) throw new NotFoundError(`objective '${id}' not found`, { field: 'id', value: id });
-    Object.assign(o, patch, { updated_at: deps.now().toISOString() });
-    return o;
-  });
-  await recordObjectiveChange(deps.store, objective, false);
+  const inStep = recordsInStep(deps.store);
+  const objective = await updateDoc(
+    deps,
+    DOCS.objectives,
+    ObjectivesDocSchema,
+    (doc) => {
+      const o = doc.objectives.find((x) => x.id === id);
+      if (!o) throw new NotFoundError(`objective '${id}' not found`, { field: 'id', value: id });
+      Object.assign(o, patch, { updated_at: deps.now().toISOString() });
+      return o;
+    },
+    inStep ? (o) => [objectiveChangeEvent(o, false)] : undefined,
+  );
+  if (!inStep) await recordObjectiveChange(deps.store, objective, false);
   return objective;
 }
 

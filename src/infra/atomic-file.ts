@@ -3,7 +3,12 @@ import { basename, dirname, join } from 'node:path';
 import { randomHex } from './hash.js';
 
 /** Writes a file so that a crash at any instant leaves the old or the new content, never a torn one. */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array, mode = 0o644): void {
+export function writeFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+  opts: { syncDir?: boolean } = {},
+): void {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomHex(4)}.tmp`);
   const fd = openSync(tmp, 'w', mode);
@@ -24,7 +29,8 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, mod
     safeUnlink(tmp);
     throw err;
   }
-  fsyncDir(dir);
+  // A caller that syncs the folder itself (together with other files, in one journal commit) skips it here.
+  if (opts.syncDir !== false) fsyncDir(dir);
 }
 
 function safeUnlink(p: string): void {

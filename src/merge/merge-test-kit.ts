@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createTempDir, git, makeGitRepo, removeTempDir } from '../../test/fixtures/index.js';
-import { EventsDocSchema } from '../coord/index.js';
+import { EventsDocSchema, readRecordedEvents } from '../coord/index.js';
 import { HubError } from '../infra/index.js';
 import { createMemoryStore, type DocumentStore } from '../state/index.js';
 import type { MergeDeps, MergeTarget } from './deps.js';
@@ -51,7 +51,7 @@ export async function enqueue(s: Setup, source: string, into = 'integration', ag
 }
 
 export async function events(store: DocumentStore) {
-  return EventsDocSchema.parse((await store.read('coord.events')).value ?? {}).events.filter(
+  return EventsDocSchema.parse({ events: await readRecordedEvents(store) }).events.filter(
     (e) => e.source === 'merge',
   );
 }

@@ -52,6 +52,24 @@ const MongoDbSchema = z.strictObject({
   collection: z.string().min(1).optional().describe('Collection holding one record per state document.'),
 });
 
+/** Retention of the events log (defaults keep at least the 5,000 events the single-document feed kept). */
+const EventsRetentionSchema = z.strictObject({
+  retain_count: z
+    .number()
+    .int()
+    .min(100)
+    .default(10_000)
+    .describe('The newest this many recorded events are always kept; older ones are compacted away.'),
+  retain_days: z
+    .number()
+    .int()
+    .min(0)
+    .default(30)
+    .describe(
+      'Events older than this many days are compacted away too, but never below the newest 5,000 (0: no age bound).',
+    ),
+});
+
 export const StateConfigSchema = z.strictObject({
   backend: z
     .enum(STATE_BACKENDS)
@@ -85,6 +103,9 @@ export const StateConfigSchema = z.strictObject({
   timeout_ms: z.number().int().positive().default(10_000).describe('Timeout of one remote state request.'),
   dynamodb: DynamoDbSchema.optional().describe('Settings of the dynamodb backend.'),
   mongodb: MongoDbSchema.optional().describe('Settings of the mongodb backend.'),
+  events: EventsRetentionSchema.optional().describe(
+    'Retention of the recorded events feed (the events log).',
+  ),
 });
 
 const PostCreateSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, createTempDir, git, makeGitRepo, removeTempDir } from '../../test/fixtures/index.js';
@@ -8,6 +8,15 @@ import { branchAllocate, branchCleanup, branchList, branchRelease } from './bran
 import { createContext } from './create-context.js';
 import { invoke } from './invoke.js';
 import type { AnyOperation } from './registry.js';
+
+/** The recorded events in a local store's events log (one JSON line each, segments in order). */
+const loggedEvents = (hub: string) => {
+  const dir = join(hub, 'coord.events.log');
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
+    .map((l) => JSON.parse(l));
+};
 
 const temps: string[] = [];
 afterAll(() => {
@@ -242,7 +251,7 @@ describe('branch allocate', () => {
   });
 
   it('records each lifecycle change as an acl event', async () => {
-    const events = JSON.parse(readFileSync(join(ws.root, '.hub/coord.events.json'), 'utf8')).events as Array<{
+    const events = loggedEvents(join(ws.root, '.hub')) as Array<{
       source: string;
       kind: string;
       subject: string;
@@ -293,7 +302,7 @@ describe('branch cleanup', () => {
     expect(forced.deleted.map((d: { name: string }) => d.name)).toEqual(['agent/work']);
     const left = git(ws.repo, ['branch', '--format=%(refname:short)']).split('\n').sort();
     expect(left).toEqual(['agent/active', 'agent/again', 'agent/busy', 'agent/found', 'main', 'mine'].sort());
-    const events = JSON.parse(readFileSync(join(ws.root, '.hub/coord.events.json'), 'utf8')).events;
+    const events = loggedEvents(join(ws.root, '.hub'));
     expect(
       events
         .filter((e: { kind: string }) => e.kind === 'BranchDeleted')

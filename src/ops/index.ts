@@ -51,6 +51,7 @@ export {
   DOCUMENT_NAME_RE,
   type DocumentSnapshot,
   listStateDocuments,
+  readEventLog,
   readStateDocument,
   replaceStateDocument,
   SHARED_DOCUMENTS,

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, git, removeTempDir } from '../../test/fixtures/index.js';
@@ -9,6 +9,15 @@ import { createContext } from './create-context.js';
 import { invoke } from './invoke.js';
 import { leaseAcquire, leaseHeartbeat, leaseList, leaseRelease } from './lease-ops.js';
 import type { AnyOperation } from './registry.js';
+
+/** The recorded events in a local store's events log (one JSON line each, segments in order). */
+const loggedEvents = (hub: string) => {
+  const dir = join(hub, 'coord.events.log');
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
+    .map((l) => JSON.parse(l));
+};
 
 const ws = buildWorkspace({
   projects: [{ name: 'platform', repos: [{ name: 'identity', files: { 'README.md': '# identity\n' } }] }],
@@ -132,7 +141,7 @@ describe('lease acquire, heartbeat, release, list', () => {
   });
 
   it('records the lifecycle as acl events of the documented kinds', () => {
-    const events = JSON.parse(readFileSync(join(ws.root, '.hub/coord.events.json'), 'utf8')).events as Array<{
+    const events = loggedEvents(join(ws.root, '.hub')) as Array<{
       source: string;
       kind: string;
     }>;

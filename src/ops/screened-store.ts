@@ -109,6 +109,8 @@ export function screenedStore(inner: DocumentStore, log: (line: string) => void)
     ...(inner.callRoute
       ? { callRoute: (method: string, path: string, body: unknown) => inner.callRoute!(method, path, body) }
       : {}),
+    // Events are bounded where they come in and when read back (the log's own reader).
+    ...(inner.events ? { events: inner.events } : {}),
     ...(inner.list ? { list: (collection: string) => inner.list!(collection) } : {}),
     ...(inner.listAll ? { listAll: () => inner.listAll!() } : {}),
     ...(inner.init ? { init: () => inner.init!() } : {}),

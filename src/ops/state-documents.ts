@@ -3,6 +3,7 @@ import {
   checkJsonBounds,
   DOCUMENT_BOUNDS,
   HubError,
+  NotFoundError,
   PreconditionRequiredError,
   ValidationError,
 } from '../infra/index.js';
@@ -10,6 +11,7 @@ import {
   checkCollectionName,
   DOCUMENT_NAME_RE,
   type DocumentStore,
+  type EventLogRead,
   LIST_KEY_RE,
   type SharedDocument,
   sharedDocument,
@@ -165,7 +167,8 @@ export async function listStateDocuments(
 
 /**
  * Appends one item to the list under `key`, without compare-and-swap; returns the document's new ETag. An item
- * of a coordination document's list is checked and filled in as replaceStateDocument does.
+ * of a coordination document's list is checked and filled in as replaceStateDocument does. An event appended to
+ * `coord.events` goes to the events log instead: the answer is its sequence and id (no document changed).
  */
 export async function appendStateItem(
   store: DocumentStore,
@@ -173,7 +176,7 @@ export async function appendStateItem(
   key: string,
   item: unknown,
   now: Date = new Date(),
-): Promise<string> {
+): Promise<{ etag: string } | { seq: number | undefined; id: string | undefined }> {
   checkDocumentName(name);
   if (!LIST_KEY_RE.test(key))
     throw new ValidationError(`key: '${key}' is not a valid list key`, {
@@ -188,7 +191,56 @@ export async function appendStateItem(
   // backend append through this route); a `seq` the client sent is replaced.
   if (name === DOCS.events && key === 'events' && isObject(normalized)) {
     const { seq: _ignored, ...event } = normalized;
-    return (await recordSequenced(store, event as Parameters<typeof recordSequenced>[1])).etag;
+    const out = await recordSequenced(store, event as Parameters<typeof recordSequenced>[1]);
+    if (out.etag !== undefined) return { etag: out.etag };
+    return { seq: out.seq, id: out.id };
   }
-  return store.append(name, key, normalized);
+  return { etag: await store.append(name, key, normalized) };
+}
+
+/** Most events one read of the log returns (`GET /v3/ops/state/coord.events/events?limit=`). */
+export const LOG_PAGE_MAX = 5000;
+
+const intParam = (
+  q: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined => {
+  const raw = q[field];
+  if (raw === undefined || raw === '') return undefined;
+  const n = typeof raw === 'string' && /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new ValidationError(
+      `${field}: '${String(raw).slice(0, 40)}' must be a whole number from ${min} to ${max}`,
+      {
+        field,
+        value: String(raw).slice(0, 40),
+        rule: 'integer_range',
+      },
+    );
+  return n;
+};
+
+/**
+ * The events log of the store, read by sequence (`GET /v3/ops/state/coord.events/events?after=&limit=`): how the
+ * http backend reads its server's log, whether or not the server has a workspace loaded. Only reads.
+ */
+export async function readEventLog(
+  store: DocumentStore,
+  name: string,
+  key: string,
+  query: Record<string, unknown>,
+): Promise<EventLogRead> {
+  if (name !== DOCS.events || key !== 'events' || !store.events)
+    throw new NotFoundError(
+      `no readable list '${key}' of '${name}': only coord.events/events is (the events log)`,
+      {
+        field: 'key',
+        value: `${name}/${key}`,
+      },
+    );
+  const after = intParam(query, 'after', 0, Number.MAX_SAFE_INTEGER);
+  const limit = intParam(query, 'limit', 1, LOG_PAGE_MAX) ?? LOG_PAGE_MAX;
+  return store.events.read({ after, limit });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoordDeps } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { createMemoryStore } from '../state/index.js';
 import type { RequestClass } from './class-schema.js';
 import { addClass, readClasses } from './classes.js';
@@ -140,11 +141,11 @@ describe('evaluateLanes', () => {
   it('dry-run decides without writing or recording events', async () => {
     const d = await withRuns([...five]);
     const before = await readClasses(d);
-    const eventsBefore = JSON.stringify((await d.store.read('coord.events')).value);
+    const eventsBefore = JSON.stringify(await readRecordedEvents(d.store));
     const r = await evaluateLanes(d, { dry_run: true });
     expect(r).toMatchObject({ dry_run: true, evaluated: 2, promoted: ['REQ-a'], demoted: ['REQ-b'] });
     expect(await readClasses(d)).toEqual(before);
-    expect(JSON.stringify((await d.store.read('coord.events')).value)).toBe(eventsBefore);
+    expect(JSON.stringify(await readRecordedEvents(d.store))).toBe(eventsBefore);
   });
 
   it('writes the classes back and records LanePromoted, LaneDemoted and LaneEvaluated; a second eval changes nothing', async () => {
@@ -156,10 +157,8 @@ describe('evaluateLanes', () => {
       ['REQ-a', 'skilled', 'promoted'],
       ['REQ-b', 'novel', 'demoted:bounced'],
     ]);
-    const kinds = (
-      await d.store.read<{ events: Array<{ kind: string; subject: string; source: string }> }>('coord.events')
-    )
-      .value!.events.filter((e) => e.kind.startsWith('Lane'))
+    const kinds = (await readRecordedEvents(d.store))
+      .filter((e) => e.kind.startsWith('Lane'))
       .map((e) => [e.source, e.kind, e.subject]);
     expect(kinds).toEqual([
       ['run', 'LanePromoted', 'REQ-a'],

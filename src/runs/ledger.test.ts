@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoordDeps } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { createMemoryStore } from '../state/index.js';
 import { addClass } from './classes.js';
 import { exportRuns } from './export.js';
@@ -14,12 +15,7 @@ function deps(): CoordDeps {
 }
 
 async function events(d: CoordDeps) {
-  const doc = (
-    await d.store.read<{
-      events: Array<{ kind: string; source: string; subject: string; data: Record<string, unknown> }>;
-    }>('coord.events')
-  ).value;
-  return doc?.events ?? [];
+  return readRecordedEvents(d.store);
 }
 
 describe('run open', () => {

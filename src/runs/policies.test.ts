@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoordDeps } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { createMemoryStore } from '../state/index.js';
 import {
   conditionHolds,
@@ -104,8 +105,7 @@ describe('policy storage', () => {
       code: 'not_found',
       details: { suggestions: ['merge'] },
     });
-    const kinds = (await d.store.read<{ events: Array<{ kind: string; source: string }> }>('coord.events'))
-      .value!.events;
+    const kinds = await readRecordedEvents(d.store);
     expect(kinds.map((e) => `${e.source}:${e.kind}`)).toEqual([
       'run:PolicySet',
       'run:PolicySet',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoordDeps } from '../coord/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { createMemoryStore } from '../state/index.js';
 import type { RequestClass } from './class-schema.js';
 import { addClass, listClasses, readClasses, showClass } from './classes.js';
@@ -147,9 +148,7 @@ describe('request classes', () => {
     const d = deps();
     await addClass(d, { id: 'c1', title: 'C', triggers: ['c'] });
     await addClass(d, { id: 'c1', notes: 'n' }, { update: true });
-    const events = (
-      await d.store.read<{ events: Array<{ kind: string; source: string; subject: string }> }>('coord.events')
-    ).value!.events;
+    const events = await readRecordedEvents(d.store);
     expect(events.map((e) => [e.source, e.kind, e.subject])).toEqual([
       ['run', 'RequestClassAdded', 'c1'],
       ['run', 'RequestClassUpdated', 'c1'],

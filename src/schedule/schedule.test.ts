@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../../test/fixtures/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import { StateConflictError, ValidationError } from '../infra/index.js';
 import { mergesDocument } from '../merge/index.js';
 import { createLocalStore, createMemoryStore, type DocumentStore } from '../state/index.js';
@@ -143,10 +144,7 @@ describe('schedule next', () => {
     const status = await scheduleStatus(deps);
     expect(status).toMatchObject({ ready_count: 1, decisions_kept: 1, merge_pressure: { 'p/busy': 3 } });
     expect(status.recent_decisions[0]!.reasons).toHaveLength(5);
-    const kinds = (
-      (await store.read<{ events: Array<{ kind: string; source: string }> }>('coord.events')).value?.events ??
-      []
-    ).map((e) => `${e.source}:${e.kind}`);
+    const kinds = (await readRecordedEvents(store)).map((e) => `${e.source}:${e.kind}`);
     expect(kinds.slice(-2)).toEqual(['scheduler:ScheduleDecision', 'taskgraph:TaskStarted']);
   });
 

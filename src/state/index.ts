@@ -30,6 +30,18 @@ export {
 export { MONGODB_INIT_ACTIONS, MONGODB_RUNTIME_ACTIONS, mapMongoError } from './backends/mongodb-errors.js';
 export { decodeRecord, encodeRecord, MONGODB_MAX_RECORD_BYTES, recordId } from './backends/mongodb-record.js';
 export { canonicalJson, EMPTY_ETAG, etagOf } from './etag.js';
+export {
+  DEFAULT_EVENT_RETENTION,
+  type EventLog,
+  type EventLogRead,
+  type EventLogReadOptions,
+  type EventRetention,
+  LEGACY_EVENTS_DOCUMENT,
+  type LoggedEvent,
+  legacyEvents,
+  MAX_EVENT_BYTES,
+  MIN_RETAINED_EVENTS,
+} from './event-log.js';
 export { acquireLock, type LockOptions } from './file-lock.js';
 export { KNOWN_COLLECTIONS, KNOWN_PLAIN_DOCUMENTS } from './known-documents.js';
 export { type MigrateOptions, type MigrateReport, migrateState, storedDocumentNames } from './migrate.js';

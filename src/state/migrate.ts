@@ -24,6 +24,12 @@ export interface MigrateReport {
   target_only: number;
   /** Re-read from the target after the copy with the source's ETag. */
   verified: number;
+  /** Recorded events the source's log holds (its legacy `coord.events` document's, when its log has none). */
+  events: number;
+  /** Of those, stored into the target's log: with their sequences, or (an http target) numbered by its server. */
+  events_copied: number;
+  /** True when the target's server numbered the copied events itself (http target). */
+  events_renumbered?: boolean;
 }
 
 /**
@@ -90,6 +96,8 @@ export async function migrateState(
     unchanged: 0,
     target_only: targetOnly.length,
     verified: 0,
+    events: 0,
+    events_copied: 0,
   };
   for (const [name, doc] of source) {
     const current = target.get(name);
@@ -115,5 +123,38 @@ export async function migrateState(
       `the copy of ${mismatched.length} document(s) read back from the ${to.backend} target differs from the source (${mismatched.slice(0, 10).join(', ')}); run the migration again`,
       { ...report, mismatched: mismatched.slice(0, 10), rule: 'migrate_verify' },
     );
+  await copyEvents(from, to, report);
   return report;
+}
+
+/**
+ * Copies the source's events log into the target's (the old `coord.events` document of a source that never
+ * recorded into its log is read and migrated here). A target whose log already holds the same last sequence is a
+ * resumed migration: left as it is.
+ */
+async function copyEvents(from: DocumentStore, to: DocumentStore, report: MigrateReport): Promise<void> {
+  if (!from.events || !to.events) return;
+  const src = await from.events.read();
+  report.events = src.events.length;
+  if (src.events.length === 0) return;
+  if (to.events.import) {
+    try {
+      await to.events.import(src.events);
+    } catch (err) {
+      const resumed =
+        err instanceof RefusedError &&
+        err.details?.rule === 'log_empty' &&
+        (await to.events.read({ after: src.last_seq - 1 })).last_seq === src.last_seq;
+      if (resumed) return;
+      throw err;
+    }
+    report.events_copied = src.events.length;
+    return;
+  }
+  for (const e of src.events) {
+    const { seq: _seq, ...event } = e;
+    await to.events.append(event);
+    report.events_copied++;
+  }
+  report.events_renumbered = true;
 }

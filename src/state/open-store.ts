@@ -53,11 +53,13 @@ export function openStore(
   state?: AppConfig['state'],
   env: Readonly<Record<string, string | undefined>> = {},
 ): DocumentStore {
+  const ev = state?.events;
+  const retention = ev ? { count: ev.retain_count, days: ev.retain_days } : undefined;
   switch (info.backend) {
     case 'local':
-      return createLocalStore({ dir: info.location });
+      return createLocalStore({ dir: info.location, retention });
     case 'memory':
-      return createMemoryStore();
+      return createMemoryStore({ retention });
     case 'http':
       return createHttpStore({
         url: state?.url ?? info.location,
@@ -73,6 +75,7 @@ export function openStore(
         workspaceId: info.workspace_id,
         timeoutMs: state?.timeout_ms,
         env,
+        retention,
       });
     case 'mongodb':
       return createMongoStore({
@@ -80,6 +83,7 @@ export function openStore(
         orgId: info.org_id,
         workspaceId: info.workspace_id,
         timeoutMs: state?.timeout_ms,
+        retention,
       });
     default:
       throw new RefusedError(

@@ -1,4 +1,5 @@
 import { MAX_DOCUMENT_BYTES, RefusedError, StateConflictError, ValidationError } from '../infra/index.js';
+import type { EventLog } from './event-log.js';
 
 /** A JSON document as stored; `undefined` value means the document does not exist. */
 export interface Versioned<T = unknown> {
@@ -16,6 +17,11 @@ export interface DocumentStore {
    * throws StateConflictError otherwise. Returns the new ETag.
    */
   write(name: string, value: unknown, ifMatch: string): Promise<string>;
+  /**
+   * The workspace's events log (event-log.ts): every backend of this build has one; a store written against the
+   * older interface keeps its events in the `coord.events` document.
+   */
+  events?: EventLog;
   /** Appends an item to the list under `key` without compare-and-swap (handoff create). */
   append(name: string, key: string, item: unknown): Promise<string>;
   /**
@@ -69,15 +75,24 @@ export type StoreDescription = Record<string, unknown>;
 /** What a hub server answered to an operation route: its JSON body, or that it has no such route. */
 export type RouteAnswer = { found: true; json: unknown } | { found: false; status: number };
 
-/** A read-modify-write step: the new document and what the caller gets back. */
-export type UpdateFn<T, R> = (
-  current: T | undefined,
-) => { value: T; result: R } | Promise<{ value: T; result: R }>;
+/**
+ * A read-modify-write step: the new document, what the caller gets back, and the events the change records (to
+ * the store's events log, in the same step as the write where the backend can: see updateDocument).
+ */
+export type UpdateFn<T, R> = (current: T | undefined) => UpdateStep<T, R> | Promise<UpdateStep<T, R>>;
+
+export interface UpdateStep<T, R> {
+  value: T;
+  result: R;
+  events?: Record<string, unknown>[];
+}
 
 export interface UpdateResult<T, R> {
   result: R;
   etag: string;
   value: T;
+  /** The sequences and ids of `events`, when the backend recorded them in the same step as the write. */
+  recorded?: Array<{ seq: number | undefined; id: unknown }>;
 }
 
 export interface UpdateOptions {
@@ -110,16 +125,53 @@ export async function updateDocument<T, R = void>(
   fn: UpdateFn<T, R>,
   opts: UpdateOptions,
 ): Promise<UpdateResult<T, R>> {
-  if (store.update) return store.update<T, R>(name, fn);
+  const out = await writeDocument(store, name, fn, opts);
+  return out.recorded || !out.events?.length
+    ? out
+    : { ...out, recorded: await recordAfter(store, out.events) };
+}
+
+/**
+ * The events of a change on a backend that cannot record them in the write's own step (compare-and-swap:
+ * DynamoDB, MongoDB, http): recorded right after it. A crash in between leaves the change unrecorded, never an
+ * event of a change that was not made (docs/decisions.md, events log).
+ */
+async function recordAfter(
+  store: DocumentStore,
+  events: Record<string, unknown>[],
+): Promise<Array<{ seq: number | undefined; id: unknown }>> {
+  const out: Array<{ seq: number | undefined; id: unknown }> = [];
+  if (!store.events) return out;
+  for (const e of events) out.push(await store.events.append(e));
+  return out;
+}
+
+async function writeDocument<T, R>(
+  store: DocumentStore,
+  name: string,
+  fn: UpdateFn<T, R>,
+  opts: UpdateOptions,
+): Promise<UpdateResult<T, R> & { events?: Record<string, unknown>[] }> {
+  // The events of the attempt that was written (fn may run more than once).
+  let events: Record<string, unknown>[] | undefined;
+  const tracked: UpdateFn<T, R> = async (cur) => {
+    const step = await fn(cur);
+    events = step.events;
+    return step;
+  };
+  if (store.update) {
+    const out = await store.update<T, R>(name, tracked);
+    return { ...out, events };
+  }
   let lastErr: unknown;
   for (let attempt = 0; attempt <= opts.retries; attempt++) {
     if (attempt > 0) await (opts.sleep ?? timer)(backoffMs(attempt));
     const cur = await store.read<T>(name);
     const clone = cur.value === undefined ? undefined : (structuredClone(cur.value) as T);
-    const { value, result } = await fn(clone);
+    const { value, result, events: stepEvents } = await fn(clone);
     try {
       const etag = await store.write(name, value, cur.etag ?? '""');
-      return { result, etag, value };
+      return { result, etag, value, events: stepEvents };
     } catch (err) {
       if (!(err instanceof StateConflictError)) throw err;
       lastErr = err;

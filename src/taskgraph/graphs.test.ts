@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../../test/fixtures/index.js';
+import { readRecordedEvents } from '../coord/index.js';
 import {
   AmbiguousError,
   NotFoundError,
@@ -26,12 +27,7 @@ function setup(store: DocumentStore = createMemoryStore()) {
   const tick = () => {
     now = new Date(now.getTime() + 1000);
   };
-  const events = async () =>
-    (
-      await store.read<{ events: Array<{ kind: string; source: string; data: Record<string, unknown> }> }>(
-        'coord.events',
-      )
-    ).value?.events ?? [];
+  const events = async () => await readRecordedEvents(store);
   return { store, deps, tick, events };
 }
 

@@ -2,6 +2,12 @@ import type * as Ddb from '@aws-sdk/client-dynamodb';
 import { redactUrlSecrets } from '../../model/index.js';
 import { type CasPort, casDocuments } from '../cas-loop.js';
 import { EMPTY_ETAG } from '../etag.js';
+import {
+  DEFAULT_EVENT_RETENTION,
+  type EventRetention,
+  LEGACY_EVENTS_DOCUMENT,
+  type LoggedEvent,
+} from '../event-log.js';
 import { checkCollectionName, DOCUMENT_NAME_RE } from '../remote-routes.js';
 import type { DocumentStore, StoreDescription, StoreInit } from '../store.js';
 import { type DynamoTarget, mapDynamoError } from './dynamodb-errors.js';
@@ -16,6 +22,7 @@ import {
   sortKey,
 } from './dynamodb-item.js';
 import { createDynamoTable, describeDynamoTable } from './dynamodb-table.js';
+import { createKeyedEventLog, type LogTiming } from './keyed-event-log.js';
 
 export const DEFAULT_DYNAMODB_TABLE = 'hub_state';
 
@@ -39,7 +46,21 @@ export interface DynamoStoreOptions {
   clientConfig?: Partial<Ddb.DynamoDBClientConfig>;
   /** Attempts of one append or update against concurrent writers before it reports a conflict (default 100). */
   maxAttempts?: number;
+  /** Retention of the events log (`state.events`). */
+  retention?: EventRetention;
+  /** How long a writer trusts its last sequence, and the youngest record compaction removes (tests lower both). */
+  logTiming?: LogTiming;
 }
+
+/**
+ * Events log items (keyed-event-log.ts): `sk = LOG#events#<seq, 16 digits>` in the workspace's partition, the
+ * event's JSON in `body`, its creation time (ms) in `at`; `sk = LOGMETA#events` keeps the last sequence of a
+ * migrated legacy document that held no events.
+ */
+const LOG_PREFIX = 'LOG#events#';
+const LOG_FLOOR = 'LOGMETA#events';
+const logKey = (seq: number) => `${LOG_PREFIX}${String(seq).padStart(16, '0')}`;
+const LOG_END = `${LOG_PREFIX}~`;
 
 type Sdk = typeof Ddb;
 let sdkPromise: Promise<Sdk> | undefined;
@@ -161,8 +182,137 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     return names.sort();
   };
 
+  const logQuery = async (opts: {
+    after?: number;
+    forward: boolean;
+    limit?: number;
+    keysOnly?: boolean;
+  }): Promise<Array<Record<string, Ddb.AttributeValue>>> => {
+    const items: Array<Record<string, Ddb.AttributeValue>> = [];
+    let start: Record<string, Ddb.AttributeValue> | undefined;
+    do {
+      const page: Ddb.QueryCommandOutput = await send(
+        'Query',
+        (sdk) =>
+          new sdk.QueryCommand({
+            TableName: table,
+            KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+            ExpressionAttributeNames: {
+              '#pk': PK,
+              '#sk': SK,
+              ...(opts.keysOnly ? { '#at': 'at' } : {}),
+            },
+            ExpressionAttributeValues: {
+              ':pk': { S: pk },
+              ':from': { S: opts.after === undefined ? LOG_PREFIX : logKey(opts.after + 1) },
+              ':to': { S: LOG_END },
+            },
+            ...(opts.keysOnly ? { ProjectionExpression: '#sk, #at' } : {}),
+            ScanIndexForward: opts.forward,
+            ConsistentRead: true,
+            ...(opts.limit !== undefined ? { Limit: opts.limit - items.length } : {}),
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start && (opts.limit === undefined || items.length < opts.limit));
+    return items;
+  };
+  const seqOfItem = (item: Record<string, Ddb.AttributeValue>) =>
+    Number(item[SK]?.S?.slice(LOG_PREFIX.length));
+  const events = createKeyedEventLog({
+    retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
+    maxAttempts,
+    timing: opts.logTiming,
+    async create(seq, _record, line, at) {
+      await send(
+        'PutItem',
+        (sdk) =>
+          new sdk.PutItemCommand({
+            TableName: table,
+            Item: {
+              [PK]: { S: pk },
+              [SK]: { S: logKey(seq) },
+              body: { S: line },
+              at: { S: String(at) },
+            },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': PK },
+          }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+    },
+    async after(after, limit) {
+      const items = await logQuery({ after, forward: true, limit });
+      const out: LoggedEvent[] = [];
+      for (const item of items) {
+        try {
+          const e = JSON.parse(item.body?.S ?? '') as LoggedEvent;
+          if (typeof e === 'object' && e !== null && e.seq === seqOfItem(item)) out.push(e);
+        } catch {
+          // not an event hub wrote: left out
+        }
+      }
+      return out;
+    },
+    async bounds() {
+      const [first, last] = await Promise.all([
+        logQuery({ forward: true, limit: 1, keysOnly: true }),
+        logQuery({ forward: false, limit: 1, keysOnly: true }),
+      ]);
+      if (!first[0] || !last[0]) return undefined;
+      return { first: seqOfItem(first[0]), last: seqOfItem(last[0]) };
+    },
+    async oldest(limit) {
+      if (limit <= 0) return [];
+      const items = await logQuery({ forward: true, limit, keysOnly: true });
+      return items.map((i) => ({ seq: seqOfItem(i), at: Number(i.at?.S ?? 0) }));
+    },
+    async remove(seqs) {
+      for (const seq of seqs)
+        await send(
+          'DeleteItem',
+          (sdk) =>
+            new sdk.DeleteItemCommand({
+              TableName: table,
+              Key: { [PK]: { S: pk }, [SK]: { S: logKey(seq) } },
+            }),
+          LEGACY_EVENTS_DOCUMENT,
+        );
+    },
+    readLegacy: async () => (await get(LEGACY_EVENTS_DOCUMENT))?.value,
+    async saveFloor(last) {
+      await send(
+        'PutItem',
+        (sdk) =>
+          new sdk.PutItemCommand({
+            TableName: table,
+            Item: { [PK]: { S: pk }, [SK]: { S: LOG_FLOOR }, last: { S: String(last) } },
+          }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+    },
+    async readFloor() {
+      const out = await send<Ddb.GetItemCommandOutput>(
+        'GetItem',
+        (sdk) =>
+          new sdk.GetItemCommand({
+            TableName: table,
+            Key: { [PK]: { S: pk }, [SK]: { S: LOG_FLOOR } },
+            ConsistentRead: true,
+          }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+      const n = Number(out.Item?.last?.S ?? 0);
+      return Number.isSafeInteger(n) && n > 0 ? n : 0;
+    },
+  });
+
   const store: DocumentStore = {
     backend: 'dynamodb',
+    events,
     ...casDocuments(cas),
     async list(collection) {
       return listPrefix(`${DOC_PREFIX}${checkCollectionName(collection)}/`);

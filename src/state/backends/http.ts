@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '../../infra/index.js';
 import { STATE_URL_RULE } from '../../model/index.js';
+import { type EventLog, type EventLogRead, LEGACY_EVENTS_DOCUMENT, type LoggedEvent } from '../event-log.js';
 import {
   checkCollectionName,
   checkStoreDocumentName,
@@ -53,6 +54,9 @@ const CLOSED_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
  * operation routes) is not idempotent, so it is not retried (RFC 9110 section 9.2.2).
  */
 const REPLAYABLE = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** Events asked for per request when reading the server's log (the feed's largest page). */
+const FEED_PAGE = 5000;
 
 /** Checks `state.url` and returns it parsed; the scheme rule's message is the spec's exact text. */
 export function parseStateUrl(url: string | undefined): URL {
@@ -163,8 +167,39 @@ export function createHttpStore(opts: HttpStoreOptions): DocumentStore {
     return { status: res.status, etag: res.etag, json };
   }
 
+  /** The server's events log: appends through its state route, reads through its feed by sequence. */
+  const events: EventLog = {
+    async append(event) {
+      const path = `${STATE_ROUTE}/${encodeURIComponent(LEGACY_EVENTS_DOCUMENT)}/events`;
+      const r = await request('POST', path, event);
+      const body = r.json as { seq?: unknown; id?: unknown } | undefined;
+      return { seq: typeof body?.seq === 'number' ? body.seq : undefined, id: body?.id };
+    },
+    async read(o = {}) {
+      const out: LoggedEvent[] = [];
+      let after = o.after ?? 0;
+      const path = `${STATE_ROUTE}/${encodeURIComponent(LEGACY_EVENTS_DOCUMENT)}/events`;
+      for (;;) {
+        const want = Math.min(FEED_PAGE, (o.limit ?? Number.POSITIVE_INFINITY) - out.length);
+        const q = new URLSearchParams({ after: String(after), limit: String(want) }).toString();
+        const r = await request('GET', `${path}?${q}`, undefined);
+        const got = r.json as EventLogRead;
+        out.push(...got.events);
+        const done =
+          got.events.length < want ||
+          (o.limit !== undefined && out.length >= o.limit) ||
+          got.events.length === 0;
+        if (done) return { events: out, first_seq: got.first_seq, last_seq: got.last_seq };
+        after = got.events.at(-1)!.seq;
+      }
+    },
+    // The server compacts its own log as it appends.
+    compact: async () => ({ removed: 0 }),
+  };
+
   return {
     backend: 'http',
+    events,
     async read<T>(name: string): Promise<Versioned<T>> {
       const r = await request('GET', readPath(name), undefined);
       // No ETag is the contract's "empty document", whatever placeholder body came with it.

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   HubError,
@@ -10,6 +12,7 @@ import {
   writeFileAtomicSync,
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
+import { DEFAULT_EVENT_RETENTION, type EventRetention, LEGACY_EVENTS_DOCUMENT } from '../event-log.js';
 import { acquireLock, type HeldLock } from '../file-lock.js';
 import {
   checkCollectionName,
@@ -28,6 +31,7 @@ import {
   type Versioned,
 } from '../store.js';
 import { createEtagMemo } from './etag-memo.js';
+import { createLocalEventLog, LOG_LOCK } from './local-event-log.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -72,6 +76,10 @@ export interface LocalStoreOptions {
   /** See DEFAULT_STALE_LOCK_MS. */
   staleLockMs?: number;
   now?: () => Date;
+  /** Retention of the events log (`state.events`). */
+  retention?: EventRetention;
+  /** Events per log segment (SEGMENT_EVENTS; tests lower it). */
+  segmentEvents?: number;
 }
 
 /**
@@ -100,6 +108,21 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     staleMs: opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
   };
   const now = opts.now ?? (() => new Date());
+  /** The documents the current async context holds (a write from inside an update's `fn` is refused at once). */
+  const holding = new AsyncLocalStorage<Set<string>>();
+  /** One turn at a time per key within this process, in arrival order. */
+  const turns = new Map<string, Promise<unknown>>();
+  const inTurn = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = turns.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    turns.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (turns.get(key) === tail) turns.delete(key);
+    }
+  };
   /** The document's file, relative to `.hub/`: `<name>.json`, or `<collection>/<key>.json` for a collection's. */
   const fileOf = (name: string) => {
     return `${checkStoreDocumentName(name)}.json`;
@@ -159,7 +182,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const locked = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     fileOf(name); // validates the name before it becomes part of the lock's path
     const { collection } = splitDocumentName(name);
-    if (held.has(name))
+    if (holding.getStore()?.has(name))
       throw new HubError('internal', `state document '${name}' is already held by an update of this store`, {
         document: name,
         rule: 'no_reentrant_update',
@@ -170,23 +193,29 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       mkdirSync(join(real, collection), { recursive: true });
       mkdirSync(join(real, 'locks', collection), { recursive: true });
     }
-    const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
-    held.set(name, lock);
-    try {
-      return await fn();
-    } finally {
-      held.delete(name);
-      lock.release();
-    }
+    // Writers of this process queue here (an update may await I/O while it holds the document: its events' sync);
+    // other processes wait on the lock file.
+    return inTurn(`doc:${name}`, async () => {
+      const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
+      held.set(name, lock);
+      try {
+        const names = new Set(holding.getStore());
+        names.add(name);
+        return await holding.run(names, fn);
+      } finally {
+        held.delete(name);
+        lock.release();
+      }
+    });
   };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
-  const persist = (name: string, value: unknown, etag = etagOf(value)!): string => {
+  const persist = (name: string, value: unknown, etag = etagOf(value)!, syncDir = true): string => {
     const text = `${JSON.stringify(value)}\n`;
     checkStoredSize(name, text);
     // A holder stalled past the stale age may have lost its lock to another writer: then it must not write.
     held.get(name)?.assertHeld();
-    writeFileAtomicSync(join(realDir(), fileOf(name)), text);
+    writeFileAtomicSync(join(realDir(), fileOf(name)), text, 0o644, { syncDir });
     etags.remember(name, text, etag);
     return etag;
   };
@@ -194,8 +223,46 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const etagOfLoaded = (name: string, got: Loaded) =>
     got.text === undefined ? undefined : etags.etagOf(name, got.text, got.value);
 
+  const syncDirAsync = async (folder: string): Promise<void> => {
+    const fh = await open(folder, 'r');
+    try {
+      await fh.sync();
+    } catch {
+      // Some filesystems refuse fsync on a directory: harmless.
+    } finally {
+      await fh.close();
+    }
+  };
+  const events = createLocalEventLog({
+    realDir,
+    retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
+    segmentEvents: opts.segmentEvents,
+    readLegacy: () => {
+      try {
+        return load(LEGACY_EVENTS_DOCUMENT, false).value;
+      } catch (err) {
+        // A legacy document that is not JSON holds nothing to migrate; it stays where it is.
+        if (err instanceof CorruptDocument) return undefined;
+        throw err;
+      }
+    },
+    async locked(fn) {
+      const real = realDir();
+      ensureDirs(real);
+      return inTurn('log', async () => {
+        const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
+        try {
+          return await fn(() => lock.assertHeld());
+        } finally {
+          lock.release();
+        }
+      });
+    },
+  });
+
   return {
     backend: 'local',
+    events,
     async read<T>(name: string): Promise<Versioned<T>> {
       let got: Loaded;
       try {
@@ -226,11 +293,20 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       return locked(name, async () => {
         const got = load(name, true);
         const before = etagOfLoaded(name, got);
-        const { value, result } = await fn(got.value as T | undefined);
+        const { value, result, events: changes } = await fn(got.value as T | undefined);
         assertDocument(name, value);
         const etag = etagOf(value)!;
-        if (etag !== before) persist(name, value, etag);
-        return { result, etag, value };
+        const recording = changes !== undefined && changes.length > 0;
+        const changed = etag !== before;
+        if (changed) persist(name, value, etag, !recording);
+        if (!recording) return { result, etag, value };
+        // The change's events, in the same step: appended under the log's lock while this document's is held
+        // (always in that order, so two writers never wait for each other), after the document is in place, and
+        // synced together with its folder (one journal commit, not two). A crash in between leaves the change
+        // unrecorded (the feed derives it from the document), never an event of a change that was not made.
+        const folder = dirname(join(realDir(), fileOf(name)));
+        const recorded = await events.appendMany(changes, changed ? () => syncDirAsync(folder) : undefined);
+        return { result, etag, value, recorded };
       });
     },
     async list(collection) {

@@ -2,11 +2,28 @@ import type * as Mongo from 'mongodb';
 import { StateConflictError } from '../../infra/index.js';
 import { type CasPort, casDocuments } from '../cas-loop.js';
 import { EMPTY_ETAG } from '../etag.js';
+import {
+  DEFAULT_EVENT_RETENTION,
+  type EventRetention,
+  LEGACY_EVENTS_DOCUMENT,
+  type LoggedEvent,
+} from '../event-log.js';
 import { checkCollectionName, DOCUMENT_NAME_RE } from '../remote-routes.js';
 import type { DocumentStore } from '../store.js';
+import { createKeyedEventLog, type LogTiming } from './keyed-event-log.js';
 import type { MongoTarget } from './mongodb-config.js';
 import { MONGO_CODES, mapMongoError } from './mongodb-errors.js';
 import { decodeRecord, encodeRecord, type MongoRecord, recordId } from './mongodb-record.js';
+
+/**
+ * Events log records (keyed-event-log.ts) share the collection: `_id.name = '#log/<seq, 16 digits>'` (a name no
+ * document can have, served by the scope index), the event's JSON in `body`, its creation time in `at`;
+ * `'#logmeta'` keeps the last sequence of a migrated legacy document that held no events.
+ */
+const LOG_PREFIX = '#log/';
+const LOG_END = '#log/~';
+const LOG_FLOOR = '#logmeta';
+const logName = (seq: number) => `${LOG_PREFIX}${String(seq).padStart(16, '0')}`;
 
 export interface MongoStoreOptions {
   target: MongoTarget;
@@ -16,6 +33,10 @@ export interface MongoStoreOptions {
   timeoutMs?: number;
   /** Attempts of one append or update against concurrent writers before it reports a conflict (default 100). */
   maxAttempts?: number;
+  /** Retention of the events log (`state.events`). */
+  retention?: EventRetention;
+  /** How long a writer trusts its last sequence, and the youngest record compaction removes (tests lower both). */
+  logTiming?: LogTiming;
 }
 
 /** The index that serves `list` and `listAll` (documents of one org and workspace, by name). */
@@ -176,8 +197,100 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
         .sort();
     });
 
+  // Log records are not state documents: typed loosely here, never decoded as one.
+  type LogRecord = { _id: MongoRecord['_id']; body: string; at: Date; last?: number };
+  const logColl = (coll: Mongo.Collection<MongoRecord>) => coll as unknown as Mongo.Collection<LogRecord>;
+  const scope = { '_id.org_id': opts.orgId, '_id.workspace_id': opts.workspaceId };
+  const seqOfName = (name: string) => Number(name.slice(LOG_PREFIX.length));
+  const logRange = (
+    from: string,
+    dir: 1 | -1,
+    limit: number | undefined,
+    projection?: Record<string, 1>,
+  ): Promise<LogRecord[]> =>
+    run(
+      'find',
+      (coll) => {
+        let cur = logColl(coll)
+          .find({ ...scope, '_id.name': { $gte: from, $lt: LOG_END } }, projection ? { projection } : {})
+          .sort({ '_id.org_id': dir, '_id.workspace_id': dir, '_id.name': dir });
+        if (limit !== undefined) cur = cur.limit(limit);
+        return cur.toArray();
+      },
+      LEGACY_EVENTS_DOCUMENT,
+    );
+  const events = createKeyedEventLog({
+    retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
+    maxAttempts,
+    timing: opts.logTiming,
+    // A duplicate key (a sequence another writer took) maps to StateConflictError, as DynamoDB's condition.
+    async create(seq, _record, line, at) {
+      await run(
+        'insert',
+        (coll) => logColl(coll).insertOne({ _id: id(logName(seq)), body: line, at: new Date(at) }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+    },
+    async after(after, limit) {
+      const recs = await logRange(logName(after + 1), 1, limit);
+      const out: LoggedEvent[] = [];
+      for (const r of recs) {
+        try {
+          const e = JSON.parse(r.body) as LoggedEvent;
+          if (typeof e === 'object' && e !== null && e.seq === seqOfName(r._id.name)) out.push(e);
+        } catch {
+          // not an event hub wrote: left out
+        }
+      }
+      return out;
+    },
+    async bounds() {
+      const [first, last] = await Promise.all([
+        logRange(LOG_PREFIX, 1, 1, { _id: 1 }),
+        logRange(LOG_PREFIX, -1, 1, { _id: 1 }),
+      ]);
+      if (!first[0] || !last[0]) return undefined;
+      return { first: seqOfName(first[0]._id.name), last: seqOfName(last[0]._id.name) };
+    },
+    async oldest(limit) {
+      if (limit <= 0) return [];
+      const recs = await logRange(LOG_PREFIX, 1, limit, { _id: 1, at: 1 });
+      return recs.map((r) => ({ seq: seqOfName(r._id.name), at: r.at?.getTime?.() ?? 0 }));
+    },
+    async remove(seqs) {
+      await run(
+        'delete',
+        (coll) => logColl(coll).deleteMany({ _id: { $in: seqs.map((s) => id(logName(s))) } }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+    },
+    readLegacy: async () => (await get(LEGACY_EVENTS_DOCUMENT))?.value,
+    async saveFloor(last) {
+      await run(
+        'update',
+        (coll) =>
+          logColl(coll).updateOne(
+            { _id: id(LOG_FLOOR) },
+            { $set: { body: '', at: new Date(), last } },
+            { upsert: true },
+          ),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+    },
+    async readFloor() {
+      const rec = await run(
+        'find',
+        (coll) => logColl(coll).findOne({ _id: id(LOG_FLOOR) }),
+        LEGACY_EVENTS_DOCUMENT,
+      );
+      const n = rec?.last;
+      return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
+    },
+  });
+
   return {
     backend: 'mongodb',
+    events,
     ...casDocuments(cas),
     // '/' is 0x2f and '0' 0x30: every `collection/...` name sorts in [collection/, collection0).
     list: (collection) => listRange(`${checkCollectionName(collection)}/`, `${collection}0`),

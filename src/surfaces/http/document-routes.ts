@@ -6,6 +6,7 @@ import {
   cachedStateDocument,
   type DocumentSnapshot,
   listStateDocuments,
+  readEventLog,
   readStateDocument,
   replaceStateDocument,
   SHARED_DOCUMENTS,
@@ -50,11 +51,9 @@ function sendSnapshot(
   reply.type('application/json; charset=utf-8').send(snap.bytes);
 }
 
-function sendWritten(reply: FastifyReply, result: Record<string, unknown> & { etag: string }): void {
-  reply
-    .header('etag', result.etag)
-    .type('application/json')
-    .send(JSON.stringify({ ok: true, ...result }));
+function sendWritten(reply: FastifyReply, result: Record<string, unknown> & { etag?: string }): void {
+  if (result.etag !== undefined) reply.header('etag', result.etag);
+  reply.type('application/json').send(JSON.stringify({ ok: true, ...result }));
 }
 
 /**
@@ -111,6 +110,11 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
     sendWritten(reply, { document: req.params.name, etag });
     return reply;
   });
+  app.get<KeyParams>(`${STATE_ROUTE}/:name/:key`, async (req, reply) => {
+    const { name, key } = req.params;
+    const read = await readEventLog(store, name, key, (req.query ?? {}) as Record<string, unknown>);
+    return reply.type('application/json').send(JSON.stringify(read));
+  });
   app.post<KeyParams>(`${STATE_ROUTE}/:name/:key`, { bodyLimit: opts.bodyLimit }, async (req, reply) => {
     const { name, key } = req.params;
     if (req.body === undefined)
@@ -118,8 +122,8 @@ export function registerDocumentRoutes(app: FastifyInstance, opts: DocumentRoute
         field: 'body',
         rule: 'required',
       });
-    const etag = await appendStateItem(store, name, key, req.body);
-    sendWritten(reply, { document: name, key, etag });
+    // A document's new ETag; for an event of the feed, its sequence and id in the events log.
+    sendWritten(reply, { document: name, key, ...(await appendStateItem(store, name, key, req.body)) });
     return reply;
   });
 }

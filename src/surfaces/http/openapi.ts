@@ -215,6 +215,27 @@ function documentOperations(paths: Record<string, Json>): void {
     put: { ...put('named', 'state.document.replace'), parameters: [name, ifMatch] },
   };
   paths[`${STATE_ROUTE}/{name}/{key}`] = {
+    get: {
+      operationId: 'state.events.log',
+      summary:
+        'Read the events log by sequence (coord.events/events only): {events, first_seq, last_seq}. Only reads.',
+      tags: ['state'],
+      parameters: [
+        name,
+        { name: 'key', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 5000 },
+        },
+      ],
+      responses: {
+        '200': { description: 'Events after `after`, oldest first, at most `limit`.' },
+        default: errorResponse('Error.'),
+      },
+    },
     post: {
       operationId: 'state.document.append',
       summary: 'Append the body to the list under key, without compare-and-swap.',
@@ -222,7 +243,10 @@ function documentOperations(paths: Record<string, Json>): void {
       parameters: [name, { name: 'key', in: 'path', required: true, schema: { type: 'string' } }],
       requestBody: { required: true, content: { 'application/json': { schema: {} } } },
       responses: {
-        '200': { description: 'Appended; the new ETag.', headers: ETAG_HEADER },
+        '200': {
+          description: 'Appended; the new ETag (an event of coord.events/events: its seq and id in the log).',
+          headers: ETAG_HEADER,
+        },
         '409': errorResponse('The key holds something other than a list.'),
         default: errorResponse('Error.'),
       },
