@@ -19,7 +19,7 @@ export default defineConfig({
           // module, and a third of the suite's time was spent transforming and importing the same modules again.
           isolate: false,
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/browser/**'],
+          exclude: ['test/browser/**', 'test/fixtures/**'],
         },
       },
       {

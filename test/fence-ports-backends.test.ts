@@ -135,6 +135,8 @@ describe('lease fences: 8 racing acquirers get distinct, growing fences', () => 
                 break;
               } catch (err) {
                 if (!(err instanceof RefusedError)) throw err;
+                // A refused agent waits a moment, as a real one does (an instant retry loop can starve the release).
+                await new Promise((r) => setTimeout(r, 1 + Math.random() * 4));
               }
             }
         }),

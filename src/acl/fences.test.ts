@@ -147,6 +147,9 @@ describe('lease fences', () => {
                 break;
               } catch (err) {
                 if (!(err instanceof RefusedError)) throw err;
+                // A refused agent waits a moment, as a real one does: a loop that retries at once can starve the
+                // holder's release of the lock file on the local backend.
+                await new Promise((r) => setTimeout(r, 1 + Math.random() * 4));
               }
             }
           }
