@@ -19,7 +19,7 @@ import {
   dispatchTemplate,
   foreignClaims,
 } from './agent-dispatch-deps.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import { keyValues } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
@@ -125,7 +125,7 @@ export const agentDispatchPlan = defineOp({
       .max(200)
       .optional()
       .describe('Agent id put in the commands; its own claims are not out of scope.'),
-    root: z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.'),
+    root: unlisted(z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.')),
   }),
   gate: 'active',
   attributes: READ_ONLY,

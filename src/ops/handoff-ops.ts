@@ -11,7 +11,7 @@ import {
   newHandoff,
 } from '../coord/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -59,15 +59,21 @@ export const handoffCreate = defineOp({
     note: noteField,
     // A whole handoff item (what a state client appends) is taken as well; these are the creator's own and are
     // stamped anew: a new handoff is open, dated now, with one create event.
-    status: cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.'),
-    created_at: cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
-    updated_at: cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
-    events: cliHelp(
-      z
-        .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
-        .max(1)
-        .optional(),
-      'Of a posted handoff item: its create event, whose note is the note when none is given.',
+    status: unlisted(cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.')),
+    created_at: unlisted(
+      cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
+    ),
+    updated_at: unlisted(
+      cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
+    ),
+    events: unlisted(
+      cliHelp(
+        z
+          .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
+          .max(1)
+          .optional(),
+        'Of a posted handoff item: its create event, whose note is the note when none is given.',
+      ),
     ),
   }),
   gate: 'active',

@@ -8,6 +8,7 @@ export {
   describeCommandWithAliases,
   loadCommandTable,
 } from './command-index.js';
+export { isUnlisted } from './cli-help.js';
 export type { OpContext, Progress, Surface, Workspace } from './context.js';
 export {
   type ContextInit,
