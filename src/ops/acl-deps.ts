@@ -22,5 +22,5 @@ export const aclFields = {
   ),
   agent_id: cliHelp(z.string().min(1), 'Agent acting (letters, digits, ., _ and -).'),
   task_id: cliHelp(z.string().min(1), 'Task the work belongs to.'),
-  ttl: z.string().optional().describe('Without a heartbeat: 30m (default), 90s, 2h, 1d.'),
+  ttl: z.string().optional().describe('Lifetime unless renewed: 30m (default), 2h, 1d.'),
 };

@@ -113,18 +113,16 @@ export const agentDispatchPlan = defineOp({
       .optional()
       .describe('Repository of the project (required for repo-scoped templates).'),
     component: agentTargetFields.component,
-    task: z
-      .string()
-      .optional()
-      .describe(
-        `What the agent is asked to do: one line, at most ${TASK_MAX_CHARS} characters (default: the template name).`,
-      ),
+    task: cliHelp(
+      z.string().optional().describe('What the agent is asked to do, one line (default: the template name).'),
+      `What the agent is asked to do: one line, at most ${TASK_MAX_CHARS} characters (default: the template name).`,
+    ),
     agent_id: z
       .string()
       .min(1)
       .max(200)
       .optional()
-      .describe('Agent id put in the commands; its own claims are not out of scope.'),
+      .describe('Agent id put in the commands.'),
     root: unlisted(z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.')),
   }),
   gate: 'active',

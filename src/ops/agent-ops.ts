@@ -61,7 +61,7 @@ export const agentHeartbeatOp = defineOp({
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     ttl: aclFields.ttl,
-    note: z.string().max(500).optional().describe('What you are doing (shown in the registry).'),
+    note: z.string().max(500).optional().describe('What you are doing.'),
   }),
   gate: 'active',
   attributes: WRITES,

@@ -20,7 +20,7 @@ const pathField = z
   .string()
   .min(1)
   .optional()
-  .describe('Repository folder holding .atlas/ (default: the working directory); no .hub.yml needed.');
+  .describe('Folder holding .atlas/ (default: the working directory).');
 const projectField = z
   .string()
   .min(1)
@@ -239,7 +239,7 @@ export const atlasRefresh = defineOp({
 
 export const atlasQuery = defineOp({
   id: 'atlas.query',
-  summary: 'Find .atlas/ entities by `expr` (an id, a kind, or Kind[id="x:y"]) with their one-hop relations.',
+  summary: 'Find .atlas/ entities by `expr`, with their one-hop relations.',
   description:
     'Forms: an id (symbol:src.app.ts.main), a kind (Symbol), Kind[id="x:y"], Kind[name="n"], Kind[file="dir"] (entities declared under a folder). Relations are those of mappings/ and overrides/links.yaml (maps_to, implements, verified_by), both directions. A kind that does not match the id, or nothing found, gives {ok: false, reason} (exit 1).',
   input: z.strictObject({

@@ -80,7 +80,7 @@ const allocateInput = z.strictObject({
   created_head: z
     .boolean()
     .default(false)
-    .describe('With `git`: false, you create the branch, so cleanup may delete it once released.'),
+    .describe('With `git`: false, you create the branch (cleanup may delete it).'),
 });
 export type AllocateInput = z.output<typeof allocateInput>;
 

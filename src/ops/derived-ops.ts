@@ -18,7 +18,7 @@ const selectionFields = {
     .min(1)
     .max(400)
     .optional()
-    .describe('<project>/<repo> (the whole repo) or <project>/<repo>/<component> (that component).'),
+    .describe('<project>/<repo> or <project>/<repo>/<component>.'),
   project: z.string().min(1).optional().describe('Source project (instead of `from`).'),
   repo: z.string().min(1).optional().describe('Source repo (instead of `from`).'),
   component: z.string().min(1).optional().describe('Source component (instead of `from`).'),

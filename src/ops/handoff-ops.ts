@@ -38,7 +38,7 @@ const byField = cliHelp(z.string().min(1).describe('Your agent id.'), 'Agent act
 const ttlField = z
   .string()
   .optional()
-  .describe('Claim TTL, e.g. 30m, 2h, 1d (plain digits: seconds); none: no expiry.');
+  .describe('e.g. 30m, 2h, 1d (digits: seconds); none: no expiry.');
 const noteField = z.string().optional().describe('Recorded with the event.');
 
 const claimLine = (h: Handoff) =>

@@ -44,7 +44,7 @@ const BRANCH_RELEASE_ROUTE: HttpBinding = {
 };
 
 const leaseIdField = cliHelp(z.string().min(1).optional(), 'Lease id (ls-...).');
-const taskRefField = z.string().min(1).optional().describe('Task whose lease it is (instead of `lease_id`).');
+const taskRefField = z.string().min(1).optional().describe('Instead of `lease_id`.');
 
 const leaseLine = (l: Lease) =>
   `${l.lease_id} [${l.status}] ${l.repository} task ${l.task_id} agent ${l.agent_id}${l.fence !== undefined ? ` fence ${l.fence}` : ''}${l.branch ? ` on ${l.branch}` : ''} until ${l.expires_at}`;

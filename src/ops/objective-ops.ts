@@ -124,7 +124,7 @@ export const objectiveEdit = defineOp({
       .string()
       .min(1)
       .optional()
-      .describe(`With \`value\`: the field to set, one of ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
+      .describe(`With \`value\`: one of ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
     value: z.string().optional().describe('New value of `field`.'),
     title: cliHelp(z.string().optional(), 'New title.'),
     status: statusField.optional(),

@@ -41,7 +41,7 @@ const evalInput = z.strictObject({
   input: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('Facts to decide on, for example {"class":"REQ-docs","tier":"skilled","branch":"main"}.'),
+    .describe('Facts to decide on, e.g. {"class":"REQ-docs","branch":"main"}.'),
   run_id: z.string().optional().describe("Decide on a run's fields instead of `input`."),
 });
 

@@ -139,7 +139,7 @@ export const routeList = pagedList(
       ready: z
         .boolean()
         .optional()
-        .describe('Only classes whose lane waits for an executor (ready-needs-executor).'),
+        .describe('Only classes waiting for an executor.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,

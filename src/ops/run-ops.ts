@@ -155,7 +155,7 @@ export const runList = defineOp({
       .max(MAX_RUN_PAGE)
       .optional()
       .describe('Runs per page (default 100).'),
-    cursor: text('List runs older than this run id (next_cursor of the last page).'),
+    cursor: text('next_cursor of the last page.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,

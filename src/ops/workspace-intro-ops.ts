@@ -142,7 +142,7 @@ export const workspaceListOp = defineOp({
       z.coerce.number().int().min(0).optional(),
       'Rows to skip (next_offset of the last page).',
     ),
-    include_workspace: flag('Add the workspace object (name, root, profile, instructions).', false),
+    include_workspace: flag('Add the workspace object.', false),
   }),
   gate: 'active',
   attributes: READ_ONLY,

@@ -62,7 +62,7 @@ const outcomeLine = (o: WorktreeOutcome) => {
 
 export const worktreeCreate = defineOp({
   id: 'worktree.create',
-  summary: 'Create a git worktree for an agent and task on a branch (new ones start at `base` or HEAD).',
+  summary: 'Create a git worktree for an agent and task on a branch.',
   description:
     'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. An existing branch is ' +
     'checked out as it stands (--base is then refused). A missing branch is allocated to the agent and task as ' +
@@ -163,7 +163,7 @@ export const worktreeAdopt = defineOp({
 const forceField = z
   .boolean()
   .default(false)
-  .describe('Remove despite uncommitted, untracked or unpushed work (commits no other ref holds).');
+  .describe('Remove despite uncommitted, untracked or unpushed work.');
 
 export const worktreeDestroy = defineOp({
   id: 'worktree.destroy',
