@@ -17,7 +17,7 @@ export function repoDeps(ctx: OpContext): RepoResolveDeps {
 /** Input fields every ACL operation shares, so help text and MCP schemas say the same everywhere. */
 export const aclFields = {
   repository: cliHelp(
-    z.string().min(1).describe('project/repo, or .'),
+    z.string().min(1).describe('project/repo or .'),
     'Repository: project/repo, or . (also self) for the git repository holding the manifest.',
   ),
   agent_id: cliHelp(z.string().min(1), 'Agent acting (letters, digits, ., _ and -).'),

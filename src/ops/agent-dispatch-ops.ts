@@ -21,6 +21,7 @@ import {
 } from './agent-dispatch-deps.js';
 import { cliHelp, unlisted } from './cli-help.js';
 import { keyValues } from './format.js';
+import { VENDOR_HINT } from './install-support.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
 /** Fields the agent operations share, so CLI help, MCP schemas and HTTP queries say the same. */
@@ -95,23 +96,19 @@ export const agentDispatchPlan = defineOp({
     "install: the agent file (or skill) in project scope (the repository checkout) and user scope (HOME), and the hub agent create command. launch: per-vendor command lines, only with flags the vendors document (docs/agents.md cites each). handoff: the tiered pack and compile commands, the repo hand-off prompt (also `hub prompt show repo-handoff`) and the layered agent_instructions. out_of_scope: other repositories, live claims of other agents in the repository, the template's limits. With an agent_profile: required and missing profile skills and the agent apply command. Writes nothing.",
   input: z.strictObject({
     id: cliHelp(z.string().min(1).max(200), 'Agent template id (hub agent list).'),
-    vendor: z
-      .string()
-      .min(1)
-      .max(100)
-      .describe(`One of ${VENDOR_IDS.join(', ')}.`),
+    vendor: cliHelp(z.string().min(1).max(100).describe(VENDOR_HINT), `One of ${VENDOR_IDS.join(', ')}.`),
     project: z
       .string()
       .min(1)
       .max(200)
       .optional()
-      .describe('Project (required for project- and repo-scoped templates).'),
+      .describe('Required by project- and repo-scoped templates.'),
     repo: z
       .string()
       .min(1)
       .max(200)
       .optional()
-      .describe('Repository of the project (required for repo-scoped templates).'),
+      .describe('Required by repo-scoped templates.'),
     component: agentTargetFields.component,
     task: cliHelp(
       z.string().optional().describe('What the agent is asked to do, one line (default: the template name).'),

@@ -134,7 +134,7 @@ export const agentCreate = defineOp({
       .min(1)
       .max(2000)
       .optional()
-      .describe('Tools the MCP entry serves (default: the template’s own, with dynamic toolsets).'),
+      .describe('Tools the MCP entry serves (default: the template’s own).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),

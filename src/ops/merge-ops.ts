@@ -130,7 +130,7 @@ export const mergeEnqueue = defineOp({
       .min(1)
       .optional()
       .describe(
-        "ACL task the branch is the work of (default: `graph_id`.`node_id`, else the task of the agent's lease on the branch).",
+        "Task of the branch (default: `graph_id`.`node_id`, else the task of the agent's lease on it).",
       ),
     git: cliHelp(
       z

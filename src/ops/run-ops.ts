@@ -78,7 +78,7 @@ export const runOpen = defineOp({
     class: cliHelp(z.string().optional(), 'Request class id (route list).'),
     task_id: cliHelp(z.string().optional(), 'Task (node) the run works on.'),
     graph_id: cliHelp(z.string().optional(), 'Task graph of the task.'),
-    repository: text('project/repo, or .'),
+    repository: text('project/repo or .'),
     branch: cliHelp(z.string().optional(), 'Branch the run works on.'),
     objective: cliHelp(z.string().optional(), 'What the run is for (free text).'),
     tier: z.enum(TIERS).optional().describe("Default: the class's."),

@@ -66,7 +66,7 @@ export const semanticDeclare = defineOp({
     'gains the patterns. A bad repository, no patterns or a bad pattern return {ok: false, errors} and store nothing.',
   input: z.strictObject({
     concept: z.string().describe('Concept name (id: lowercased, spaces to -).'),
-    repository: z.string().describe('project/repo, or .'),
+    repository: z.string().describe('project/repo or .'),
     pattern: z
       .array(z.string())
       .optional()

@@ -136,7 +136,10 @@ export const worktreeAdopt = defineOp({
     "The folder must be the top of a linked worktree whose git common dir is the repository's, inside the " +
     'workspace (or a folder allowed by trusted config); the main checkout is refused.',
   input: z.strictObject({
-    path: z.string().min(1).describe('Worktree folder, relative to the workspace (CLI: the working folder).'),
+    path: cliHelp(
+      z.string().min(1).describe('Worktree folder, relative to the workspace.'),
+      'Worktree folder, relative to the workspace (CLI: the working folder).',
+    ),
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
