@@ -22,5 +22,8 @@ export const aclFields = {
   ),
   agent_id: cliHelp(z.string().min(1), 'Agent acting (letters, digits, ., _ and -).'),
   task_id: cliHelp(z.string().min(1), 'Task the work belongs to.'),
-  ttl: z.string().optional().describe('Lifetime unless renewed: 30m (default), 2h, 1d.'),
+  ttl: cliHelp(
+    z.string().optional().describe('Duration: 30m (default), 2h, 1d.'),
+    'How long it lasts without a heartbeat: 30m (default), 90s, 2h, 1d.',
+  ),
 };

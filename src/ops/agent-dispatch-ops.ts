@@ -60,7 +60,7 @@ export const agentProfileShow = defineOp({
   cli: { command: 'agent profile show', short: { project: 'p', repo: 'n' }, human: (p) => profileHuman(p) },
   mcp: {
     tool: 'hub_agent_profile_show',
-    when: 'Use when you need to know what a repository asks of agents.',
+    when: 'Use when checking what a repository asks of agents.',
   },
   http: [{ method: 'GET', route: '/v3/agents/profile', input: 'query' }],
 });

@@ -49,7 +49,7 @@ export const agentRegistry = pagedList(
           ['AGENT', 'STATE', 'LAST SEEN', 'HOLDS'],
         ) || 'no agents',
     },
-    mcp: { tool: 'hub_agent_registry', when: 'Use when you need to know who is active.' },
+    mcp: { tool: 'hub_agent_registry', when: 'Use when asking who is active.' },
     http: [{ method: 'GET', route: '/v3/ops/agents', input: 'query' }],
   }),
   { key: 'agents', noun: 'Agents', order: 'by agent id' },

@@ -286,7 +286,7 @@ export const atlasQuery = defineOp({
   },
   mcp: {
     tool: 'hub_atlas_query',
-    when: "Use when you need a repository's curated concepts, exported symbols or tests and their links.",
+    when: "Use when you need a repository's concepts, symbols or tests and their links.",
   },
   http: [{ method: 'GET', route: '/v3/ops/atlas/query', input: 'query' }],
 });

@@ -30,7 +30,7 @@ export const VENDOR_HINT = 'Vendor id, e.g. claude_code, cursor or codex.';
 export const installFields = {
   scope: z
     .enum(INSTALL_SCOPES)
-    .describe('project: the git repository of the workspace; user: the home folder (CLI only).'),
+    .describe("project: the workspace's git repository; user: home (CLI only)."),
   target: cliHelp(z.string().min(1).max(40).describe(VENDOR_HINT), `One of ${VENDOR_IDS.join(', ')}.`),
   force: z.boolean().optional().describe('Replace a file you changed or hub did not write.'),
   dry_run: z.boolean().optional().describe('Show each file and diff; write nothing.'),

@@ -259,7 +259,7 @@ export const leaseList = pagedList(
           ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'FENCE', 'BRANCH', 'EXPIRES'],
         ) || 'no leases',
     },
-    mcp: { tool: 'hub_lease_list', when: 'Use when you need to know who holds which task.' },
+    mcp: { tool: 'hub_lease_list', when: 'Use when asking who holds which task.' },
     http: [{ method: 'GET', route: '/v3/ops/leases', input: 'query' }],
   }),
   { key: 'leases', noun: 'Leases', order: 'by repository, then in acquisition order' },

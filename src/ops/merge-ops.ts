@@ -255,7 +255,7 @@ export const mergeStatus = defineOp({
             ['MERGE', 'STATUS', 'REPOSITORY', 'BRANCH', 'INTO', 'FENCE', 'UPDATED'],
           )}\n${r.merges.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
   },
-  mcp: { tool: 'hub_merge_status', when: 'Use when you need to know where a merge stands.' },
+  mcp: { tool: 'hub_merge_status', when: 'Use when asking where a merge stands.' },
   http: [{ method: 'GET', route: '/v3/ops/merges', input: 'query' }],
 });
 

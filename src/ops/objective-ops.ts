@@ -26,7 +26,7 @@ const statusField = z.string().describe(`One of ${OBJECTIVE_STATUSES.join(', ')}
 const text = (d: string) => z.string().optional().describe(d);
 
 const quickNoteFields = {
-  left_off: text('Where you left off (appended to agent_notes).'),
+  left_off: text('Appended to agent_notes.'),
   next: text('The next step (appended).'),
   blockers: text('What blocks you (appended).'),
 };

@@ -138,7 +138,7 @@ export const policyList = pagedList(
               ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
             ),
     },
-    mcp: { tool: 'hub_policy_list', when: 'Use when you need to know which policies exist.' },
+    mcp: { tool: 'hub_policy_list', when: 'Use when asking which policies exist.' },
     http: [{ method: 'GET', route: '/v3/ops/policies', input: 'query' }],
   }),
   { key: 'policies', noun: 'Policies', order: 'in stored order' },

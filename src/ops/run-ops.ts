@@ -41,7 +41,7 @@ const filterFields = {
   actor: cliHelp(z.string().optional(), 'Only runs of this agent.'),
   class: cliHelp(z.string().optional(), 'Only runs of this request class.'),
   outcome: cliHelp(z.enum(RUN_OUTCOMES).optional(), 'Only runs closed with this outcome.'),
-  open: z.boolean().optional().describe('Only open runs (false: only closed runs).'),
+  open: z.boolean().optional().describe('true: only open runs; false: only closed.'),
   task_id: cliHelp(z.string().optional(), 'Only runs of this task.'),
   graph_id: cliHelp(z.string().optional(), 'Only runs of this task graph.'),
   repository: cliHelp(text('project/repo.'), 'Only runs in this repository (project/repo as recorded).'),
@@ -232,7 +232,7 @@ export const runExport = defineOp({
     format: z
       .enum(EXPORT_FORMATS)
       .optional()
-      .describe('json (default): {runs:[...]}; jsonl: one run per line.'),
+      .describe('jsonl: one run per line (default json: {runs:[...]}).'),
   }),
   gate: 'active',
   attributes: READ_ONLY,

@@ -189,7 +189,7 @@ export const semanticOwners = defineOp({
         ['CONCEPT', 'SOURCE', 'PATTERNS'],
       ) || `no concept owns ${r.path} in ${r.repository}`,
   },
-  mcp: { tool: 'hub_semantic_owners', when: 'Use when you need to know what a file is part of.' },
+  mcp: { tool: 'hub_semantic_owners', when: 'Use when asking what a file is part of.' },
   http: [{ method: 'GET', route: '/v3/ops/semantic/owners', input: 'query' }],
 });
 

@@ -78,7 +78,7 @@ export const workspaceSummary = defineOp({
   },
   mcp: {
     tool: 'hub_workspace_summary',
-    when: 'Use when you need to know how ready the workspace is.',
+    when: 'Use when asking how ready the workspace is.',
   },
   http: [{ method: 'GET', route: '/v2/workspace/summary', input: 'query' }],
 });
