@@ -103,24 +103,16 @@ export const agentDispatchPlan = defineOp({
       .max(200)
       .optional()
       .describe('Required by project- and repo-scoped templates.'),
-    repo: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Required by repo-scoped templates.'),
+    repo: z.string().min(1).max(200).optional().describe('Required by repo-scoped templates.'),
     component: agentTargetFields.component,
     task: cliHelp(
       z.string().optional().describe('What the agent is asked to do, one line (default: the template name).'),
       `What the agent is asked to do: one line, at most ${TASK_MAX_CHARS} characters (default: the template name).`,
     ),
-    agent_id: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Agent id put in the commands.'),
-    root: unlisted(z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.')),
+    agent_id: z.string().min(1).max(200).optional().describe('Agent id put in the commands.'),
+    root: unlisted(
+      z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.'),
+    ),
   }),
   gate: 'active',
   attributes: READ_ONLY,

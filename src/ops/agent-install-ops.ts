@@ -125,7 +125,10 @@ export const agentCreate = defineOp({
     // `prompt` (default true) gives the CLI `--no-prompt`, as agent export has it: a field named no_prompt makes
     // commander read `--no-prompt` as the negation of an option `prompt`, which the fast parser cannot mirror.
     prompt: unlisted(
-      cliHelp(z.boolean().default(true), 'Accepted for scripts; hub never prompts (missing answers take defaults).'),
+      cliHelp(
+        z.boolean().default(true),
+        'Accepted for scripts; hub never prompts (missing answers take defaults).',
+      ),
     ),
     install_skills: z.boolean().optional().describe('Also install the template’s recommended skills.'),
     install_mcp: z.boolean().optional().describe('Also add the hub MCP server to the vendor’s MCP file.'),

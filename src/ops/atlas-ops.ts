@@ -16,11 +16,10 @@ import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 // The atlas room (and through generate, the tree-sitter parser) loads only when an atlas command runs.
 const atlas = () => import('../atlas/index.js');
 
-const pathField = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Folder holding .atlas/ (default: the working directory).');
+const pathField = cliHelp(
+  z.string().min(1).optional().describe('Folder holding .atlas/ (default: the working directory).'),
+  'Repository folder holding .atlas/ (default: the working directory); no .hub.yml needed.',
+);
 const projectField = z
   .string()
   .min(1)

@@ -35,10 +35,7 @@ const isHandoff = (v: unknown): v is Handoff =>
 
 const idField = cliHelp(z.string().min(1), 'Handoff id.');
 const byField = cliHelp(z.string().min(1).describe('Your agent id.'), 'Agent acting on the handoff.');
-const ttlField = z
-  .string()
-  .optional()
-  .describe('e.g. 30m, 2h, 1d (digits: seconds); none: no expiry.');
+const ttlField = z.string().optional().describe('e.g. 30m, 2h, 1d (digits: seconds); none: no expiry.');
 const noteField = z.string().optional().describe('Recorded with the event.');
 
 const claimLine = (h: Handoff) =>
@@ -59,7 +56,9 @@ export const handoffCreate = defineOp({
     note: noteField,
     // A whole handoff item (what a state client appends) is taken as well; these are the creator's own and are
     // stamped anew: a new handoff is open, dated now, with one create event.
-    status: unlisted(cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.')),
+    status: unlisted(
+      cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.'),
+    ),
     created_at: unlisted(
       cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
     ),

@@ -1,4 +1,5 @@
 export { BUILD_ID, HUB_VERSION } from './build-info.js';
+export { isUnlisted } from './cli-help.js';
 export {
   type CommandArgument,
   type CommandEntry,
@@ -8,7 +9,6 @@ export {
   describeCommandWithAliases,
   loadCommandTable,
 } from './command-index.js';
-export { isUnlisted } from './cli-help.js';
 export type { OpContext, Progress, Surface, Workspace } from './context.js';
 export {
   type ContextInit,

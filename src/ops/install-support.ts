@@ -28,9 +28,7 @@ export const VENDOR_HINT = 'Vendor id, e.g. claude_code, cursor or codex.';
 
 /** Fields every install operation shares, so CLI help, MCP schemas and HTTP bodies say the same. */
 export const installFields = {
-  scope: z
-    .enum(INSTALL_SCOPES)
-    .describe("project: the workspace's git repository; user: home (CLI only)."),
+  scope: z.enum(INSTALL_SCOPES).describe("project: the workspace's git repository; user: home (CLI only)."),
   target: cliHelp(z.string().min(1).max(40).describe(VENDOR_HINT), `One of ${VENDOR_IDS.join(', ')}.`),
   force: z.boolean().optional().describe('Replace a file you changed or hub did not write.'),
   dry_run: z.boolean().optional().describe('Show each file and diff; write nothing.'),

@@ -136,10 +136,7 @@ export const routeList = pagedList(
     summary: 'List request classes, of one tier or only those ready for an executor.',
     input: z.strictObject({
       tier: cliHelp(z.enum(TIERS).optional(), 'Only classes of this tier.'),
-      ready: z
-        .boolean()
-        .optional()
-        .describe('Only classes waiting for an executor.'),
+      ready: z.boolean().optional().describe('Only classes waiting for an executor.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,

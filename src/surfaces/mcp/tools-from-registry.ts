@@ -41,7 +41,9 @@ export function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
   const shape = (op.input as { shape?: Record<string, z.ZodType> }).shape ?? {};
   const hidden = Object.keys(shape).filter((k) => isUnlisted(shape[k]!));
   if (hidden.length === 0 || !schema.properties) return { ...schema, type: 'object' };
-  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !hidden.includes(k)));
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).filter(([k]) => !hidden.includes(k)),
+  );
   const required = schema.required?.filter((k) => !hidden.includes(k));
   return { ...schema, type: 'object', properties, ...(required ? { required } : {}) };
 }
