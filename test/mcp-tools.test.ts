@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemo } from '../examples/demo-workspace.mjs';
-import { loadOperations } from '../src/ops/index.js';
+import { isUnlisted, loadOperations } from '../src/ops/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { callJson, connectHub, rpcError } from './mcp-client.js';
 import { runHub } from './run-hub.js';
@@ -80,13 +80,42 @@ describe('tools/list', () => {
         expect(a.idempotentHint ?? false, t.name).toBe(op.attributes.idempotent);
       }
       expect(t.inputSchema.type).toBe('object');
-      expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(op.input.shape).sort());
+      const listed = Object.entries(op.input.shape as Record<string, Parameters<typeof isUnlisted>[0]>)
+        .filter(([, field]) => !isUnlisted(field))
+        .map(([key]) => key);
+      expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(listed.sort());
       expect(JSON.stringify(t.inputSchema)).not.toContain('$schema');
       expect(t.description!.length, t.name).toBeLessThan(220);
       expect(t.description).toContain(op.summary);
     }
     const graph = tools.find((t) => t.name === 'hub_component_graph')!;
     expect(graph.inputSchema.required).toEqual(['component']);
+  });
+
+  it('leaves out unlisted fields and hostile-input guards, and a call may still send them', async () => {
+    const props = (name: string) =>
+      Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
+    expect(props('hub_workspace_search')).not.toContain('q');
+    expect(props('hub_org_search')).not.toContain('query');
+    expect(props('hub_workspace_discover')).not.toContain('project_name');
+    expect(props('hub_handoff_create')).not.toEqual(
+      expect.arrayContaining(['status', 'created_at', 'events']),
+    );
+    expect(props('hub_agent_create')).not.toContain('prompt');
+    for (const t of tools) {
+      const json = JSON.stringify(t.inputSchema);
+      for (const m of json.matchAll(/"(maxLength|maxItems|maximum)":(\d+)/g))
+        expect(Number(m[2]), `${t.name} ${m[1]}`).toBeLessThan(
+          { maxLength: 100, maxItems: 50, maximum: 1000 }[m[1]!]!,
+        );
+    }
+    // The alias still works, and the ceiling a page no longer shows is still held.
+    const viaQuery = await callJson(client, 'hub_workspace_search', { query: 'identity' });
+    expect(await callJson(client, 'hub_workspace_search', { q: 'identity' })).toEqual(viaQuery);
+    await rpcError(
+      client.callTool({ name: 'hub_component_list', arguments: { limit: 5000 } }),
+      INVALID_PARAMS,
+    );
   });
 
   it('matches the snapshot (names, hints, input properties)', () => {

@@ -17,10 +17,13 @@ export function repoDeps(ctx: OpContext): RepoResolveDeps {
 /** Input fields every ACL operation shares, so help text and MCP schemas say the same everywhere. */
 export const aclFields = {
   repository: cliHelp(
-    z.string().min(1).describe('project/repo, or .'),
+    z.string().min(1).describe('project/repo or .'),
     'Repository: project/repo, or . (also self) for the git repository holding the manifest.',
   ),
   agent_id: cliHelp(z.string().min(1), 'Agent acting (letters, digits, ., _ and -).'),
   task_id: cliHelp(z.string().min(1), 'Task the work belongs to.'),
-  ttl: z.string().optional().describe('Without a heartbeat: 30m (default), 90s, 2h, 1d.'),
+  ttl: cliHelp(
+    z.string().optional().describe('Duration: 30m (default), 2h, 1d.'),
+    'How long it lasts without a heartbeat: 30m (default), 90s, 2h, 1d.',
+  ),
 };

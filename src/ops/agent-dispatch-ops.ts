@@ -19,8 +19,9 @@ import {
   dispatchTemplate,
   foreignClaims,
 } from './agent-dispatch-deps.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import { keyValues } from './format.js';
+import { VENDOR_HINT } from './install-support.js';
 import { defineOp, READ_ONLY } from './registry.js';
 
 /** Fields the agent operations share, so CLI help, MCP schemas and HTTP queries say the same. */
@@ -59,7 +60,7 @@ export const agentProfileShow = defineOp({
   cli: { command: 'agent profile show', short: { project: 'p', repo: 'n' }, human: (p) => profileHuman(p) },
   mcp: {
     tool: 'hub_agent_profile_show',
-    when: 'Use when you need to know what a repository asks of agents.',
+    when: 'Use when checking what a repository asks of agents.',
   },
   http: [{ method: 'GET', route: '/v3/agents/profile', input: 'query' }],
 });
@@ -95,37 +96,23 @@ export const agentDispatchPlan = defineOp({
     "install: the agent file (or skill) in project scope (the repository checkout) and user scope (HOME), and the hub agent create command. launch: per-vendor command lines, only with flags the vendors document (docs/agents.md cites each). handoff: the tiered pack and compile commands, the repo hand-off prompt (also `hub prompt show repo-handoff`) and the layered agent_instructions. out_of_scope: other repositories, live claims of other agents in the repository, the template's limits. With an agent_profile: required and missing profile skills and the agent apply command. Writes nothing.",
   input: z.strictObject({
     id: cliHelp(z.string().min(1).max(200), 'Agent template id (hub agent list).'),
-    vendor: z
-      .string()
-      .min(1)
-      .max(100)
-      .describe(`One of ${VENDOR_IDS.join(', ')}.`),
+    vendor: cliHelp(z.string().min(1).max(100).describe(VENDOR_HINT), `One of ${VENDOR_IDS.join(', ')}.`),
     project: z
       .string()
       .min(1)
       .max(200)
       .optional()
-      .describe('Project (required for project- and repo-scoped templates).'),
-    repo: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Repository of the project (required for repo-scoped templates).'),
+      .describe('Required by project- and repo-scoped templates.'),
+    repo: z.string().min(1).max(200).optional().describe('Required by repo-scoped templates.'),
     component: agentTargetFields.component,
-    task: z
-      .string()
-      .optional()
-      .describe(
-        `What the agent is asked to do: one line, at most ${TASK_MAX_CHARS} characters (default: the template name).`,
-      ),
-    agent_id: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Agent id put in the commands; its own claims are not out of scope.'),
-    root: z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.'),
+    task: cliHelp(
+      z.string().optional().describe('What the agent is asked to do, one line (default: the template name).'),
+      `What the agent is asked to do: one line, at most ${TASK_MAX_CHARS} characters (default: the template name).`,
+    ),
+    agent_id: z.string().min(1).max(200).optional().describe('Agent id put in the commands.'),
+    root: unlisted(
+      z.string().min(1).max(4096).optional().describe('Accepted when it is the workspace folder.'),
+    ),
   }),
   gate: 'active',
   attributes: READ_ONLY,

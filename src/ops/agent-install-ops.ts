@@ -18,7 +18,7 @@ import {
 } from '../agents/index.js';
 import { readFileBounded } from '../infra/index.js';
 import { locateManifest } from '../model/index.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import type { OpContext } from './context.js';
 import {
   applyPlans,
@@ -124,9 +124,11 @@ export const agentCreate = defineOp({
       .describe('Answers as a JSON object (over the file’s).'),
     // `prompt` (default true) gives the CLI `--no-prompt`, as agent export has it: a field named no_prompt makes
     // commander read `--no-prompt` as the negation of an option `prompt`, which the fast parser cannot mirror.
-    prompt: cliHelp(
-      z.boolean().default(true),
-      'Accepted for scripts; hub never prompts (missing answers take defaults).',
+    prompt: unlisted(
+      cliHelp(
+        z.boolean().default(true),
+        'Accepted for scripts; hub never prompts (missing answers take defaults).',
+      ),
     ),
     install_skills: z.boolean().optional().describe('Also install the template’s recommended skills.'),
     install_mcp: z.boolean().optional().describe('Also add the hub MCP server to the vendor’s MCP file.'),
@@ -135,7 +137,7 @@ export const agentCreate = defineOp({
       .min(1)
       .max(2000)
       .optional()
-      .describe('Tools the MCP entry serves (default: the template’s own, with dynamic toolsets).'),
+      .describe('Tools the MCP entry serves (default: the template’s own).'),
     force: installFields.force,
     dry_run: installFields.dry_run,
   }),

@@ -49,7 +49,7 @@ export const agentRegistry = pagedList(
           ['AGENT', 'STATE', 'LAST SEEN', 'HOLDS'],
         ) || 'no agents',
     },
-    mcp: { tool: 'hub_agent_registry', when: 'Use when you need to know who is active.' },
+    mcp: { tool: 'hub_agent_registry', when: 'Use when asking who is active.' },
     http: [{ method: 'GET', route: '/v3/ops/agents', input: 'query' }],
   }),
   { key: 'agents', noun: 'Agents', order: 'by agent id' },
@@ -61,7 +61,7 @@ export const agentHeartbeatOp = defineOp({
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     ttl: aclFields.ttl,
-    note: z.string().max(500).optional().describe('What you are doing (shown in the registry).'),
+    note: z.string().max(500).optional().describe('What you are doing.'),
   }),
   gate: 'active',
   attributes: WRITES,

@@ -18,6 +18,7 @@ import {
   vendorOf,
 } from '../agents/index.js';
 import { readFileBounded } from '../infra/index.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY } from './registry.js';
@@ -61,10 +62,10 @@ export function readAnswersFile(
 }
 
 export const templateId = z.string().min(1).max(200).describe('Agent template id.');
-const vendorField = z
-  .string()
-  .optional()
-  .describe(`Vendor whose file format to use: ${VENDOR_IDS.join(', ')}.`);
+const vendorField = cliHelp(
+  z.string().optional().describe('Vendor whose file format to use, e.g. claude_code, cursor or codex.'),
+  `Vendor whose file format to use: ${VENDOR_IDS.join(', ')}.`,
+);
 export const answersFileField = z
   .string()
   .min(1)

@@ -145,7 +145,7 @@ export const aosRecoverOp = defineOp({
       .array(z.string().min(1))
       .max(100)
       .optional()
-      .describe('Only these agents (default: every agent not live that holds something).'),
+      .describe('Only these agents (default: every dead holder).'),
     dry_run: cliHelp(z.boolean().default(false), 'Report what would be released, changing nothing.'),
     force: z.boolean().default(false).describe('Recover a named agent even while it is live.'),
   }),
@@ -180,7 +180,7 @@ export const aosHeartbeatOp = defineOp({
   input: z.strictObject({
     agent_id: aclFields.agent_id,
     ttl: aclFields.ttl,
-    note: z.string().max(500).optional().describe('What you are doing (shown in the registry).'),
+    note: z.string().max(500).optional().describe('What you are doing.'),
   }),
   gate: 'active',
   attributes: WRITES,

@@ -16,11 +16,10 @@ import { defineOp, READ_ONLY, WRITES_IDEMPOTENT } from './registry.js';
 // The atlas room (and through generate, the tree-sitter parser) loads only when an atlas command runs.
 const atlas = () => import('../atlas/index.js');
 
-const pathField = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Repository folder holding .atlas/ (default: the working directory); no .hub.yml needed.');
+const pathField = cliHelp(
+  z.string().min(1).optional().describe('Folder holding .atlas/ (default: the working directory).'),
+  'Repository folder holding .atlas/ (default: the working directory); no .hub.yml needed.',
+);
 const projectField = z
   .string()
   .min(1)
@@ -239,7 +238,7 @@ export const atlasRefresh = defineOp({
 
 export const atlasQuery = defineOp({
   id: 'atlas.query',
-  summary: 'Find .atlas/ entities by `expr` (an id, a kind, or Kind[id="x:y"]) with their one-hop relations.',
+  summary: 'Find .atlas/ entities by `expr`, with their one-hop relations.',
   description:
     'Forms: an id (symbol:src.app.ts.main), a kind (Symbol), Kind[id="x:y"], Kind[name="n"], Kind[file="dir"] (entities declared under a folder). Relations are those of mappings/ and overrides/links.yaml (maps_to, implements, verified_by), both directions. A kind that does not match the id, or nothing found, gives {ok: false, reason} (exit 1).',
   input: z.strictObject({
@@ -286,7 +285,7 @@ export const atlasQuery = defineOp({
   },
   mcp: {
     tool: 'hub_atlas_query',
-    when: "Use when you need a repository's curated concepts, exported symbols or tests and their links.",
+    when: "Use when you need a repository's concepts, symbols or tests and their links.",
   },
   http: [{ method: 'GET', route: '/v3/ops/atlas/query', input: 'query' }],
 });

@@ -80,7 +80,7 @@ const allocateInput = z.strictObject({
   created_head: z
     .boolean()
     .default(false)
-    .describe('With `git`: false, you create the branch, so cleanup may delete it once released.'),
+    .describe('With `git`: false, you create the branch (cleanup may delete it).'),
 });
 export type AllocateInput = z.output<typeof allocateInput>;
 
@@ -338,7 +338,7 @@ export const branchList = pagedList(
           ['NAME', 'STATUS', 'REPOSITORY', 'AGENT', 'TASK', 'SINCE'],
         ) || 'no branch allocations',
     },
-    mcp: { tool: 'hub_branch_list', when: 'Use when you need to know who holds which branch.' },
+    mcp: { tool: 'hub_branch_list', when: 'Use when asking who holds which branch.' },
     http: [{ method: 'GET', route: '/v3/ops/branches', input: 'query' }],
   }),
   { key: 'branches', noun: 'Allocations', order: 'by repository, then in allocation order' },

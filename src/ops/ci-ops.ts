@@ -84,7 +84,7 @@ export const repoCiShow = defineOp({
         ? `${r.repository}: ${r.declared.provider ?? '?'}${r.config_path ? ` ${r.config_path}` : ''}${r.config_exists === false ? ' (file missing in the checkout)' : ''}${r.declared.url ? `\nurl: ${r.declared.url}` : ''}`
         : `${r.repository}: no ci recorded (try: hub project repo ci detect --project <p> --repo <r>)`,
   },
-  mcp: { tool: 'hub_repo_ci_show', when: 'Use when you need to know what builds a repository.' },
+  mcp: { tool: 'hub_repo_ci_show', when: 'Use when asking what builds a repository.' },
   http: [{ method: 'GET', route: '/v3/ops/repos/ci', input: 'query' }],
 });
 
@@ -183,7 +183,7 @@ export const repoCiDetect = defineOp({
         ['REPO', 'CI', 'FILE', 'NAMES'],
       ),
   },
-  mcp: { tool: 'hub_repo_ci_detect', when: 'Use when you need to know which CI each repository uses.' },
+  mcp: { tool: 'hub_repo_ci_detect', when: 'Use when asking which CI each repository uses.' },
   http: [{ method: 'GET', route: '/v3/ops/repos/ci/detect', input: 'query' }],
 });
 

@@ -37,7 +37,7 @@ export const patternFields = {
 const componentField = z
   .string()
   .optional()
-  .describe('Catalogued component; without patterns the claim is its path/**.');
+  .describe('Component; without patterns the claim is its path/**.');
 const claimIdField = cliHelp(z.string().min(1), 'Claim id (cl-…).');
 
 /** The components of the repository an ACL target names (none for an unlisted definition repository). */
@@ -232,7 +232,7 @@ export const claimList = pagedList(
           ['CLAIM', 'STATUS', 'AGENT', 'REPOSITORY', 'EXPIRES', 'PATTERNS'],
         ) || 'no claims',
     },
-    mcp: { tool: 'hub_claim_list', when: 'Use when you need to know who claims which paths.' },
+    mcp: { tool: 'hub_claim_list', when: 'Use when asking who claims which paths.' },
     http: [{ method: 'GET', route: '/v3/ops/claims', input: 'query' }],
   }),
   { key: 'claims', noun: 'Claims', order: 'by repository, then oldest first' },

@@ -61,7 +61,7 @@ export const componentList = defineOp({
         pageFooter(r.components.length, r, 'components'),
       ),
   },
-  mcp: { tool: 'hub_component_list', when: 'Use when you need to know which components exist.' },
+  mcp: { tool: 'hub_component_list', when: 'Use when asking which components exist.' },
   http: [{ method: 'GET', route: '/v3/ops/components', input: 'query' }],
 });
 
@@ -151,7 +151,7 @@ export const componentGraphOp = defineOp({
   },
   mcp: {
     tool: 'hub_component_graph',
-    when: 'Use when you need to know what a change would affect.',
+    when: 'Use when asking what a change would affect.',
   },
   http: [{ method: 'GET', route: '/v3/ops/components/graph', input: 'query' }],
 });

@@ -146,7 +146,7 @@ export const contextPack = defineOp({
 export const repoCard = defineOp({
   id: 'context.repo-card',
   summary:
-    'One repository card: git state, stack, health flags, CI, tags, instructions, build/test/lint commands and cross-repo edges.',
+    'One repository card: git state, stack, health, CI, tags, instructions, commands and cross-repo edges.',
   input: z.strictObject({
     project: cliHelp(z.string().min(1), 'Project name.'),
     repo: cliHelp(z.string().min(1), 'Repository name.'),
@@ -211,8 +211,7 @@ export const repoCard = defineOp({
 
 export const contextCompile = defineOp({
   id: 'context.compile',
-  summary:
-    'Compile a context pack for a project/repo, a `component` (adding its commands and neighbours) or a task node.',
+  summary: 'Compile a context pack for a project/repo, a `component` or a task node.',
   description: `An unknown component, or a three-segment id that disagrees with --project/--repo, is an error (no fallback to the repository). Depth defaults to 0 and is capped at ${COMPILE_MAX_DEPTH}. --budget is the pack's token ceiling. With --task-id (and --graph-id when the node id is in several graphs) the task graph node decides: its repository is the scope (--project/--repo may be left out, and must agree when given), its context_budget is the budget unless --budget, and a task section carries the node, its graph's goal and acceptance and the graph's objective; the pack is recorded in task-contexts/<graph>~<node> and summarized on the node as compiled_context.`,
   input: z.strictObject({
     project: z.string().min(1).optional().describe("Default: the task node's."),

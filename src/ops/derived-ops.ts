@@ -13,12 +13,7 @@ import { defineOp, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
 const nameField = z.string().min(1).max(200).describe('Name of the new project.');
 const selectionFields = {
-  from: z
-    .string()
-    .min(1)
-    .max(400)
-    .optional()
-    .describe('<project>/<repo> (the whole repo) or <project>/<repo>/<component> (that component).'),
+  from: z.string().min(1).max(400).optional().describe('<project>/<repo> or <project>/<repo>/<component>.'),
   project: z.string().min(1).optional().describe('Source project (instead of `from`).'),
   repo: z.string().min(1).optional().describe('Source repo (instead of `from`).'),
   component: z.string().min(1).optional().describe('Source component (instead of `from`).'),

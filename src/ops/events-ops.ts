@@ -32,13 +32,10 @@ export const contextEvents = defineOp({
       .optional()
       .describe('Only events after this seq (an earlier next_seq).'),
     objective: cliHelp(z.string().min(1).optional(), 'Only events of this objective id.'),
-    campaign: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'Only events of this campaign: data.campaign is the slug, or the objective id starts campaign-<slug>-.',
-      ),
+    campaign: cliHelp(
+      z.string().min(1).optional().describe('Only events of this campaign (its slug).'),
+      'Only events of this campaign: data.campaign is the slug, or the objective id starts campaign-<slug>-.',
+    ),
     limit: z.coerce
       .number({ error: 'must be a number' })
       .int({ error: 'must be a whole number' })
@@ -84,13 +81,10 @@ export const contextEventsFollow = defineOp({
   input: z.strictObject({
     since: z.string().min(1).optional().describe('ISO 8601 timestamp; only events after it.'),
     objective: z.string().min(1).optional().describe('Only events of this objective id.'),
-    campaign: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'Only events of this campaign: data.campaign is the slug, or the objective id starts campaign-<slug>-.',
-      ),
+    campaign: cliHelp(
+      z.string().min(1).optional().describe('Only events of this campaign (its slug).'),
+      'Only events of this campaign: data.campaign is the slug, or the objective id starts campaign-<slug>-.',
+    ),
     after: z
       .string()
       .min(1)

@@ -125,7 +125,7 @@ export const graphNeighbors = defineOp({
   },
   mcp: {
     tool: 'hub_graph_neighbors',
-    when: 'Use when you need to know what one repository depends on or feeds.',
+    when: 'Use when asking what one repository depends on or feeds.',
   },
   http: [{ method: 'GET', route: '/v3/ops/graph/neighbors', input: 'query' }],
 });

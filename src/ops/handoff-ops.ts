@@ -11,7 +11,7 @@ import {
   newHandoff,
 } from '../coord/index.js';
 import { applyWhereStored } from './apply-where-stored.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
 import { pagedList } from './paged-op.js';
@@ -35,10 +35,7 @@ const isHandoff = (v: unknown): v is Handoff =>
 
 const idField = cliHelp(z.string().min(1), 'Handoff id.');
 const byField = cliHelp(z.string().min(1).describe('Your agent id.'), 'Agent acting on the handoff.');
-const ttlField = z
-  .string()
-  .optional()
-  .describe('Claim TTL, e.g. 30m, 2h, 1d (plain digits: seconds); none: no expiry.');
+const ttlField = z.string().optional().describe('e.g. 30m, 2h, 1d (digits: seconds); none: no expiry.');
 const noteField = z.string().optional().describe('Recorded with the event.');
 
 const claimLine = (h: Handoff) =>
@@ -59,15 +56,23 @@ export const handoffCreate = defineOp({
     note: noteField,
     // A whole handoff item (what a state client appends) is taken as well; these are the creator's own and are
     // stamped anew: a new handoff is open, dated now, with one create event.
-    status: cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.'),
-    created_at: cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
-    updated_at: cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
-    events: cliHelp(
-      z
-        .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
-        .max(1)
-        .optional(),
-      'Of a posted handoff item: its create event, whose note is the note when none is given.',
+    status: unlisted(
+      cliHelp(z.enum(['open']).optional(), 'Of a posted handoff item: a new handoff is open.'),
+    ),
+    created_at: unlisted(
+      cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
+    ),
+    updated_at: unlisted(
+      cliHelp(z.string().optional(), 'Of a posted handoff item: replaced by the time of creation.'),
+    ),
+    events: unlisted(
+      cliHelp(
+        z
+          .array(z.looseObject({ action: z.string(), note: z.string().optional() }))
+          .max(1)
+          .optional(),
+        'Of a posted handoff item: its create event, whose note is the note when none is given.',
+      ),
     ),
   }),
   gate: 'active',

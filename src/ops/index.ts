@@ -1,4 +1,5 @@
 export { BUILD_ID, HUB_VERSION } from './build-info.js';
+export { isUnlisted } from './cli-help.js';
 export {
   type CommandArgument,
   type CommandEntry,

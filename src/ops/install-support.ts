@@ -19,19 +19,17 @@ import { RefusedError, realpathOrUndefined, ValidationError } from '../infra/ind
 import { locateManifest, MANIFEST_FILENAME } from '../model/index.js';
 import { findPackageRoot } from '../workspace/index.js';
 import { PACKAGE_NAME } from './build-info.js';
+import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { mcpToolRefs, selectedNames, selectionWords } from './toolsets.js';
 
+/** A vendor argument as the tool list says it: examples only (a wrong id is refused with the whole list). */
+export const VENDOR_HINT = 'Vendor id, e.g. claude_code, cursor or codex.';
+
 /** Fields every install operation shares, so CLI help, MCP schemas and HTTP bodies say the same. */
 export const installFields = {
-  scope: z
-    .enum(INSTALL_SCOPES)
-    .describe('project: the git repository of the workspace; user: the home folder (CLI only).'),
-  target: z
-    .string()
-    .min(1)
-    .max(40)
-    .describe(`One of ${VENDOR_IDS.join(', ')}.`),
+  scope: z.enum(INSTALL_SCOPES).describe("project: the workspace's git repository; user: home (CLI only)."),
+  target: cliHelp(z.string().min(1).max(40).describe(VENDOR_HINT), `One of ${VENDOR_IDS.join(', ')}.`),
   force: z.boolean().optional().describe('Replace a file you changed or hub did not write.'),
   dry_run: z.boolean().optional().describe('Show each file and diff; write nothing.'),
 };

@@ -44,7 +44,7 @@ const BRANCH_RELEASE_ROUTE: HttpBinding = {
 };
 
 const leaseIdField = cliHelp(z.string().min(1).optional(), 'Lease id (ls-...).');
-const taskRefField = z.string().min(1).optional().describe('Task whose lease it is (instead of `lease_id`).');
+const taskRefField = z.string().min(1).optional().describe('Instead of `lease_id`.');
 
 const leaseLine = (l: Lease) =>
   `${l.lease_id} [${l.status}] ${l.repository} task ${l.task_id} agent ${l.agent_id}${l.fence !== undefined ? ` fence ${l.fence}` : ''}${l.branch ? ` on ${l.branch}` : ''} until ${l.expires_at}`;
@@ -259,7 +259,7 @@ export const leaseList = pagedList(
           ['LEASE', 'STATUS', 'REPOSITORY', 'TASK', 'AGENT', 'FENCE', 'BRANCH', 'EXPIRES'],
         ) || 'no leases',
     },
-    mcp: { tool: 'hub_lease_list', when: 'Use when you need to know who holds which task.' },
+    mcp: { tool: 'hub_lease_list', when: 'Use when asking who holds which task.' },
     http: [{ method: 'GET', route: '/v3/ops/leases', input: 'query' }],
   }),
   { key: 'leases', noun: 'Leases', order: 'by repository, then in acquisition order' },

@@ -14,7 +14,7 @@ export const mergePromote = defineOp({
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
     into: z.string().min(1).describe('Branch to promote into, such as main.'),
-    repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
+    repository: aclFields.repository.optional().describe('Default: found by id.'),
   }),
   gate: 'active',
   attributes: WRITES,

@@ -130,7 +130,7 @@ export const mergeEnqueue = defineOp({
       .min(1)
       .optional()
       .describe(
-        "ACL task the branch is the work of (default: `graph_id`.`node_id`, else the task of the agent's lease on the branch).",
+        "Task of the branch (default: `graph_id`.`node_id`, else the task of the agent's lease on it).",
       ),
     git: cliHelp(
       z
@@ -255,7 +255,7 @@ export const mergeStatus = defineOp({
             ['MERGE', 'STATUS', 'REPOSITORY', 'BRANCH', 'INTO', 'FENCE', 'UPDATED'],
           )}\n${r.merges.length} of ${r.total}${r.next_offset !== null ? `; next page: --offset ${r.next_offset}` : ''}`,
   },
-  mcp: { tool: 'hub_merge_status', when: 'Use when you need to know where a merge stands.' },
+  mcp: { tool: 'hub_merge_status', when: 'Use when asking where a merge stands.' },
   http: [{ method: 'GET', route: '/v3/ops/merges', input: 'query' }],
 });
 
@@ -312,7 +312,7 @@ export const mergeRetry = defineOp({
     'agent killed mid-merge). Refused while the target is checked out anywhere; the request then keeps its state.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
-    repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
+    repository: aclFields.repository.optional().describe('Default: found by id.'),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -331,7 +331,7 @@ export const mergeRetry = defineOp({
 
 export const mergeCancel = defineOp({
   id: 'merge.cancel',
-  summary: 'Withdraw a queued, refused or failed merge request; it is kept as cancelled with who and when.',
+  summary: 'Withdraw a queued, refused or failed merge request (kept as cancelled).',
   description:
     `From ${CANCELLABLE_STATUSES.join(', ')} (a request whose integration is refused stays queued). The request ` +
     'stays in the queue record as cancelled with cancelled_by (the agent id, else hub), cancelled_at, ' +
@@ -339,7 +339,7 @@ export const mergeCancel = defineOp({
     'cancelled request is refused (409) saying why. Needs no checkout: only the queue changes.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
-    repository: aclFields.repository.optional().describe('Repository of the request (default: found by id).'),
+    repository: aclFields.repository.optional().describe('Default: found by id.'),
     agent_id: aclFields.agent_id
       .optional()
       .describe('Who withdraws it, recorded as cancelled_by (default hub).'),
@@ -365,7 +365,7 @@ export const mergeCancel = defineOp({
   },
   mcp: {
     tool: 'hub_merge_cancel',
-    when: 'Use when a request should not land, or cannot proceed and holds up the queue.',
+    when: 'Use when a request should not land or holds up the queue.',
   },
   http: [{ method: 'POST', route: '/v3/ops/merges/cancel', input: 'body' }],
 });

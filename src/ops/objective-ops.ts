@@ -26,7 +26,7 @@ const statusField = z.string().describe(`One of ${OBJECTIVE_STATUSES.join(', ')}
 const text = (d: string) => z.string().optional().describe(d);
 
 const quickNoteFields = {
-  left_off: text('Where you left off (appended to agent_notes).'),
+  left_off: text('Appended to agent_notes.'),
   next: text('The next step (appended).'),
   blockers: text('What blocks you (appended).'),
 };
@@ -124,7 +124,7 @@ export const objectiveEdit = defineOp({
       .string()
       .min(1)
       .optional()
-      .describe(`With \`value\`: the field to set, one of ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
+      .describe(`With \`value\`: one of ${EDITABLE_OBJECTIVE_FIELDS.join(', ')}.`),
     value: z.string().optional().describe('New value of `field`.'),
     title: cliHelp(z.string().optional(), 'New title.'),
     status: statusField.optional(),

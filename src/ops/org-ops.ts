@@ -13,7 +13,7 @@ import {
   storeOrgIndex,
 } from '../org/index.js';
 import { localsOf, materializeRepo, SYNC_GIT_TIMEOUT_MS } from '../sync/index.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import { table } from './format.js';
 import { defineOp, READ_ONLY, WRITES } from './registry.js';
 import { offline } from './source-ops.js';
@@ -94,7 +94,7 @@ export const orgSearch = defineOp({
     'page the hits (next_offset names the next page, null on the last).',
   input: z.strictObject({
     q: z.string().optional().describe('Words all found in name, description or topics.'),
-    query: z.string().optional().describe('Same as `q`.'),
+    query: unlisted(z.string().optional().describe('Same as `q`.')),
     organization: z.string().optional().describe('Namespace (a GitLab group includes its subgroups).'),
     language: cliHelp(z.string().optional(), 'Main language as the host reports it.'),
     topic: cliHelp(z.string().optional(), 'A topic the repository carries.'),

@@ -41,7 +41,7 @@ const evalInput = z.strictObject({
   input: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('Facts to decide on, for example {"class":"REQ-docs","tier":"skilled","branch":"main"}.'),
+    .describe('Facts to decide on, e.g. {"class":"REQ-docs","branch":"main"}.'),
   run_id: z.string().optional().describe("Decide on a run's fields instead of `input`."),
 });
 
@@ -138,7 +138,7 @@ export const policyList = pagedList(
               ['POLICY', 'RULES', 'DEFAULT', 'DESCRIPTION'],
             ),
     },
-    mcp: { tool: 'hub_policy_list', when: 'Use when you need to know which policies exist.' },
+    mcp: { tool: 'hub_policy_list', when: 'Use when asking which policies exist.' },
     http: [{ method: 'GET', route: '/v3/ops/policies', input: 'query' }],
   }),
   { key: 'policies', noun: 'Policies', order: 'in stored order' },

@@ -1,13 +1,16 @@
 import * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import type { Workspace } from './context.js';
 import { checkScope } from './scope.js';
 
-/** `project` (the CLI's --project) and `project_name` (the spec's name in HTTP bodies and sync jobs): one field. */
+/**
+ * `project` (the CLI's --project) and `project_name` (the spec's name in HTTP bodies and sync jobs): one field. The
+ * tool list shows `project` only.
+ */
 export const projectNameFields = {
   project: cliHelp(z.string().min(1).optional(), 'Project name; narrows to its repositories.'),
-  project_name: z.string().min(1).optional().describe('Same as `project`.'),
+  project_name: unlisted(z.string().min(1).optional().describe('Same as `project`.')),
 };
 
 /** The project named by either field; both given must agree. */

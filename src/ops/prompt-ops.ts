@@ -153,7 +153,7 @@ export const promptShow = defineOp({
       .max(100)
       .describe(`Prompt: ${PROMPTS.map((p) => p.name).join(', ')}.`),
     project: text(200, 'Project (repo-handoff, context-switch).'),
-    repo: text(200, 'Repository of the project (repo-handoff, context-switch).'),
+    repo: text(200, 'Repository (repo-handoff, context-switch).'),
     component: text(200, 'Component of the repository (repo-handoff).'),
     task: z.string().optional().describe('Task label, one line (repo-handoff).'),
     template: text(200, 'Agent template the hand-off is for (repo-handoff).'),

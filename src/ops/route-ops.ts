@@ -88,7 +88,7 @@ export const routeQueryOp = defineOp({
 
 export const routeAdd = defineOp({
   id: 'route.add',
-  summary: 'Add a request class (title, triggers, tier, lane, executor); `update` changes one.',
+  summary: 'Add a request class (triggers, tier, lane, executor); `update` changes one.',
   description:
     `A new class needs --title and a --trigger (at most ${CLASS_LIMITS.triggers}, each at most ` +
     `${CLASS_LIMITS.trigger_chars} characters with a word to route on). Tier defaults to novel, mutates to true. ` +
@@ -136,10 +136,7 @@ export const routeList = pagedList(
     summary: 'List request classes, of one tier or only those ready for an executor.',
     input: z.strictObject({
       tier: cliHelp(z.enum(TIERS).optional(), 'Only classes of this tier.'),
-      ready: z
-        .boolean()
-        .optional()
-        .describe('Only classes whose lane waits for an executor (ready-needs-executor).'),
+      ready: z.boolean().optional().describe('Only classes waiting for an executor.'),
     }),
     gate: 'active',
     attributes: READ_ONLY,

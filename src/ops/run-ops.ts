@@ -41,7 +41,7 @@ const filterFields = {
   actor: cliHelp(z.string().optional(), 'Only runs of this agent.'),
   class: cliHelp(z.string().optional(), 'Only runs of this request class.'),
   outcome: cliHelp(z.enum(RUN_OUTCOMES).optional(), 'Only runs closed with this outcome.'),
-  open: z.boolean().optional().describe('Only open runs (false: only closed runs).'),
+  open: z.boolean().optional().describe('true: only open runs; false: only closed.'),
   task_id: cliHelp(z.string().optional(), 'Only runs of this task.'),
   graph_id: cliHelp(z.string().optional(), 'Only runs of this task graph.'),
   repository: cliHelp(text('project/repo.'), 'Only runs in this repository (project/repo as recorded).'),
@@ -78,7 +78,7 @@ export const runOpen = defineOp({
     class: cliHelp(z.string().optional(), 'Request class id (route list).'),
     task_id: cliHelp(z.string().optional(), 'Task (node) the run works on.'),
     graph_id: cliHelp(z.string().optional(), 'Task graph of the task.'),
-    repository: text('project/repo, or .'),
+    repository: text('project/repo or .'),
     branch: cliHelp(z.string().optional(), 'Branch the run works on.'),
     objective: cliHelp(z.string().optional(), 'What the run is for (free text).'),
     tier: z.enum(TIERS).optional().describe("Default: the class's."),
@@ -155,7 +155,7 @@ export const runList = defineOp({
       .max(MAX_RUN_PAGE)
       .optional()
       .describe('Runs per page (default 100).'),
-    cursor: text('List runs older than this run id (next_cursor of the last page).'),
+    cursor: text('next_cursor of the last page.'),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -232,7 +232,7 @@ export const runExport = defineOp({
     format: z
       .enum(EXPORT_FORMATS)
       .optional()
-      .describe('json (default): {runs:[...]}; jsonl: one run per line.'),
+      .describe('jsonl: one run per line (default json: {runs:[...]}).'),
   }),
   gate: 'active',
   attributes: READ_ONLY,

@@ -145,7 +145,7 @@ export const schedulePolicyShow = defineOp({
     defaults: DEFAULT_POLICY,
   }),
   cli: { command: 'schedule policy show', human: (r) => policyLines(r.policy) },
-  mcp: { tool: 'hub_schedule_policy_show', when: 'Use when you need to know how the scheduler ranks.' },
+  mcp: { tool: 'hub_schedule_policy_show', when: 'Use when asking how the scheduler ranks.' },
   http: [{ method: 'GET', route: '/v3/ops/schedule/policy', input: 'query' }],
 });
 

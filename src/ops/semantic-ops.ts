@@ -66,7 +66,7 @@ export const semanticDeclare = defineOp({
     'gains the patterns. A bad repository, no patterns or a bad pattern return {ok: false, errors} and store nothing.',
   input: z.strictObject({
     concept: z.string().describe('Concept name (id: lowercased, spaces to -).'),
-    repository: z.string().describe('project/repo, or .'),
+    repository: z.string().describe('project/repo or .'),
     pattern: z
       .array(z.string())
       .optional()
@@ -189,7 +189,7 @@ export const semanticOwners = defineOp({
         ['CONCEPT', 'SOURCE', 'PATTERNS'],
       ) || `no concept owns ${r.path} in ${r.repository}`,
   },
-  mcp: { tool: 'hub_semantic_owners', when: 'Use when you need to know what a file is part of.' },
+  mcp: { tool: 'hub_semantic_owners', when: 'Use when asking what a file is part of.' },
   http: [{ method: 'GET', route: '/v3/ops/semantic/owners', input: 'query' }],
 });
 

@@ -29,7 +29,7 @@ export const taskFields = {
 /** Where an outline comes from: a file, inline text, or (CLI) standard input. */
 export const outlineFields = {
   from_outline: cliHelp(
-    z.string().min(1).optional().describe('Workspace file holding the outline, instead of `outline`.'),
+    z.string().min(1).optional().describe('File holding the outline (instead of `outline`).'),
     'File holding the outline (the format of --outline); - reads standard input.',
   ),
   outline: z

@@ -74,7 +74,7 @@ async function readOutline(
 
 export const taskCreate = defineOp({
   id: 'task.create',
-  summary: 'Create a task graph (title, goal, acceptance, objective), with nodes from an outline.',
+  summary: 'Create a task graph, with nodes from an outline.',
   description:
     'Without --graph-id the id is the slug of the title (numbered when taken); a taken --graph-id is refused. ' +
     'Nodes come from --from-outline (a file, or - for standard input) or --outline, as task expand reads them. ' +
@@ -294,6 +294,6 @@ export const taskStatus = defineOp({
     return { kind: 'all', summary: await taskSummary(deps), graphs: await listGraphs(deps) };
   },
   cli: { command: 'task status', human: (r) => statusHuman(r) },
-  mcp: { tool: 'hub_task_status', when: 'Use when you need to know where a node or graph stands.' },
+  mcp: { tool: 'hub_task_status', when: 'Use when asking where a node or graph stands.' },
   http: [{ method: 'GET', route: '/v3/ops/tasks/status', input: 'query' }],
 });

@@ -16,7 +16,7 @@ import {
   workspaceHealth,
   workspaceList,
 } from '../workspace/index.js';
-import { cliHelp } from './cli-help.js';
+import { cliHelp, unlisted } from './cli-help.js';
 import type { OpContext } from './context.js';
 import { table } from './format.js';
 import { manifestProblemsOf } from './manifest-problems-memo.js';
@@ -78,7 +78,7 @@ export const workspaceSummary = defineOp({
   },
   mcp: {
     tool: 'hub_workspace_summary',
-    when: 'Use when you need to know how ready the workspace is.',
+    when: 'Use when asking how ready the workspace is.',
   },
   http: [{ method: 'GET', route: '/v2/workspace/summary', input: 'query' }],
 });
@@ -142,7 +142,7 @@ export const workspaceListOp = defineOp({
       z.coerce.number().int().min(0).optional(),
       'Rows to skip (next_offset of the last page).',
     ),
-    include_workspace: flag('Add the workspace object (name, root, profile, instructions).', false),
+    include_workspace: flag('Add the workspace object.', false),
   }),
   gate: 'active',
   attributes: READ_ONLY,
@@ -201,7 +201,7 @@ export const workspaceGrep = defineOp({
     'Always skips dependency, virtual-environment and build folders (see `workspace grep info`) and honours .gitignore. The query is literal unless --regex. `q` is the same as <query> (the HTTP name); use `--q info` to search for the word "info".',
   input: z.strictObject({
     query: z.string().min(1).optional().describe('Text to search for (literal unless `regex`).'),
-    q: z.string().min(1).optional().describe('Same as `query`.'),
+    q: unlisted(z.string().min(1).optional().describe('Same as `query`.')),
     ...scopeFields,
     regex: cliHelp(z.boolean().default(false), 'Treat the query as a regular expression.'),
     ignore_case: cliHelp(z.boolean().default(false), 'Match case-insensitively.'),

@@ -62,7 +62,7 @@ const outcomeLine = (o: WorktreeOutcome) => {
 
 export const worktreeCreate = defineOp({
   id: 'worktree.create',
-  summary: 'Create a git worktree for an agent and task on a branch (new ones start at `base` or HEAD).',
+  summary: 'Create a git worktree for an agent and task on a branch.',
   description:
     'The worktree goes to <workspace.worktrees_path>/<agent_id>/<project>~<repo>/<task_id>. An existing branch is ' +
     'checked out as it stands (--base is then refused). A missing branch is allocated to the agent and task as ' +
@@ -136,7 +136,10 @@ export const worktreeAdopt = defineOp({
     "The folder must be the top of a linked worktree whose git common dir is the repository's, inside the " +
     'workspace (or a folder allowed by trusted config); the main checkout is refused.',
   input: z.strictObject({
-    path: z.string().min(1).describe('Worktree folder, relative to the workspace (CLI: the working folder).'),
+    path: cliHelp(
+      z.string().min(1).describe('Worktree folder, relative to the workspace.'),
+      'Worktree folder, relative to the workspace (CLI: the working folder).',
+    ),
     repository: aclFields.repository,
     agent_id: aclFields.agent_id,
     task_id: aclFields.task_id,
@@ -163,7 +166,7 @@ export const worktreeAdopt = defineOp({
 const forceField = z
   .boolean()
   .default(false)
-  .describe('Remove despite uncommitted, untracked or unpushed work (commits no other ref holds).');
+  .describe('Remove despite uncommitted, untracked or unpushed work.');
 
 export const worktreeDestroy = defineOp({
   id: 'worktree.destroy',

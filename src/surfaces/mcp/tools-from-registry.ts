@@ -1,14 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import type { AnyOperation } from '../../ops/index.js';
+import { type AnyOperation, isUnlisted } from '../../ops/index.js';
 
 /**
  * JSON Schema keywords that tell a model nothing it needs (they only cost tokens): what zod emits for unbounded
  * numbers and records, the lower bounds no model crosses (`minLength: 1`: it leaves an argument out rather than
- * send ""; `minimum` 0 or 1 of counts, pages and offsets), `default: false` (an absent flag is off), and the
- * top-level `additionalProperties: false` (a model sends the listed arguments). The server validates every call
- * with the whole schema anyway: an empty string, a negative count or an unknown argument is refused with -32602
- * naming the field and the rule.
+ * send ""; `minimum` 0 or 1 of counts, pages and offsets), `default: false` (an absent flag is off), the top-level
+ * `additionalProperties: false` (a model sends the listed arguments), and the guards against hostile input no
+ * honest call comes near: `maxLength` 100 or more, `maxItems` 50 or more, `maximum` 1000 or more (the ceilings of
+ * pages and counts). The server validates every call with the whole schema anyway: an empty string, a negative
+ * count, a page over its ceiling or an unknown argument is refused with -32602 naming the field and the rule.
  */
 function prune(node: unknown, top = false): unknown {
   if (Array.isArray(node)) return node.map((n) => prune(n));
@@ -21,7 +22,9 @@ function prune(node: unknown, top = false): unknown {
     if (k === 'default' && v === false) continue;
     if (top && k === 'additionalProperties' && v === false) continue;
     if (
-      (k === 'maximum' && v === Number.MAX_SAFE_INTEGER) ||
+      (k === 'maxLength' && typeof v === 'number' && v >= 100) ||
+      (k === 'maxItems' && typeof v === 'number' && v >= 50) ||
+      (k === 'maximum' && typeof v === 'number' && v >= 1000) ||
       (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)
     )
       continue;
@@ -32,10 +35,17 @@ function prune(node: unknown, top = false): unknown {
   return out;
 }
 
-/** The input JSON Schema of an operation, as an MCP client sees it. */
+/** The input JSON Schema of an operation, as an MCP client sees it: its fields but the unlisted ones. */
 export function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
   const schema = prune(z.toJSONSchema(op.input, { io: 'input' }), true) as Tool['inputSchema'];
-  return { ...schema, type: 'object' };
+  const shape = (op.input as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  const hidden = Object.keys(shape).filter((k) => isUnlisted(shape[k]!));
+  if (hidden.length === 0 || !schema.properties) return { ...schema, type: 'object' };
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).filter(([k]) => !hidden.includes(k)),
+  );
+  const required = schema.required?.filter((k) => !hidden.includes(k));
+  return { ...schema, type: 'object', properties, ...(required ? { required } : {}) };
 }
 
 /**
