@@ -107,7 +107,8 @@ describe('claim declare and check on the CLI', () => {
       '--pattern',
       'services/*/plugins/auth/*.go',
     );
-    expect(theirs.code).toBe(0);
+    // A check that finds conflicts exits 1, the JSON still printed (issue 27).
+    expect(theirs.code).toBe(1);
     expect(theirs.json()).toMatchObject({
       ok: false,
       conflicts: [{ agent_id: 'cli-a', witness: 'services/api/plugins/auth/a.go' }],

@@ -36,8 +36,13 @@ export async function blockersOf(
   path: string,
   branch: string | null,
   hooked: readonly string[],
+  /** `checkout` when the whole repository goes (prune): its own branches and tags go with it, only remote refs stay. */
+  removes: 'worktree' | 'checkout' = 'worktree',
 ): Promise<Blocker[]> {
-  const [status, unpushed] = await Promise.all([statusBlockers(path, hooked), unpushedBlocker(path, branch)]);
+  const [status, unpushed] = await Promise.all([
+    statusBlockers(path, hooked),
+    unpushedBlocker(path, branch, removes),
+  ]);
   return [...status, ...unpushed];
 }
 
@@ -75,9 +80,20 @@ function isHooked(file: string, hooked: readonly string[]): boolean {
   return hooked.some((h) => f === h || f.startsWith(`${h}/`));
 }
 
-async function unpushedBlocker(path: string, branch: string | null): Promise<Blocker[]> {
-  // `--exclude` applies to the `--branches` right after it: every other branch, every tag, every remote ref.
-  const others = [...(branch ? [`--exclude=${branch}`] : []), '--branches', '--tags', '--remotes'];
+async function unpushedBlocker(
+  path: string,
+  branch: string | null,
+  removes: 'worktree' | 'checkout',
+): Promise<Blocker[]> {
+  // `--exclude` applies to the `--branches` right after it: every other branch, every tag, every remote ref. A
+  // removed checkout takes its branches and tags with it, so there only remote refs keep a commit; a checkout with
+  // no remote at all is judged by its branches, as prune always has (docs/workspace.md: prune).
+  const others =
+    removes === 'checkout'
+      ? (await hasRemoteRefs(path))
+        ? ['--remotes']
+        : ['--branches']
+      : [...(branch ? [`--exclude=${branch}`] : []), '--branches', '--tags', '--remotes'];
   const r = await runGit(['rev-list', '--count', 'HEAD', '--not', ...others], { cwd: path });
   if (r.code !== 0) {
     // An unborn HEAD has no commits to lose.
@@ -100,6 +116,11 @@ async function unpushedBlocker(path: string, branch: string | null): Promise<Blo
       return { sha, subject: subject.replace(/\p{Cc}/gu, '?').slice(0, 200) };
     });
   return [{ reason: 'unpushed_commits', count, commits }];
+}
+
+async function hasRemoteRefs(path: string): Promise<boolean> {
+  const r = await runGit(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/remotes'], { cwd: path });
+  return r.code === 0 && r.stdout.trim() !== '';
 }
 
 /** One line per blocker, for messages: `uncommitted changes (2: a.txt, b.txt)`. */

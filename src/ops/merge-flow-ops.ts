@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { type PromoteResult, promoteMerge, type RollupResult, rollupBranches } from '../merge/index.js';
 import { aclFields } from './acl-deps.js';
+import { cliHelp } from './cli-help.js';
 import { mergeDeps, mergeFields, mergeTarget, targetOfMerge } from './merge-deps.js';
 import { defineOp, WRITES } from './registry.js';
 
@@ -14,7 +15,10 @@ export const mergePromote = defineOp({
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
     into: z.string().min(1).describe('Branch to promote into, such as main.'),
-    repository: aclFields.repository.optional().describe('Default: found by id.'),
+    repository: cliHelp(
+      aclFields.repository.optional().describe('Default: found by id.'),
+      'Repository of the request (default: found by id).',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,

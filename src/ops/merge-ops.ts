@@ -312,7 +312,10 @@ export const mergeRetry = defineOp({
     'agent killed mid-merge). Refused while the target is checked out anywhere; the request then keeps its state.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
-    repository: aclFields.repository.optional().describe('Default: found by id.'),
+    repository: cliHelp(
+      aclFields.repository.optional().describe('Default: found by id.'),
+      'Repository of the request (default: found by id).',
+    ),
   }),
   gate: 'active',
   attributes: WRITES,
@@ -339,7 +342,10 @@ export const mergeCancel = defineOp({
     'cancelled request is refused (409) saying why. Needs no checkout: only the queue changes.',
   input: z.strictObject({
     merge_id: mergeFields.merge_id,
-    repository: aclFields.repository.optional().describe('Default: found by id.'),
+    repository: cliHelp(
+      aclFields.repository.optional().describe('Default: found by id.'),
+      'Repository of the request (default: found by id).',
+    ),
     agent_id: aclFields.agent_id
       .optional()
       .describe('Who withdraws it, recorded as cancelled_by (default hub).'),

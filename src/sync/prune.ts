@@ -104,7 +104,7 @@ export async function pruneFolders(opts: PruneOptions): Promise<PruneResult> {
         );
         continue;
       }
-      const blockers = await blockersOf(abs, null, []);
+      const blockers = await blockersOf(abs, null, [], 'checkout');
       rows.push(await removeOne({ ...base, kind: 'checkout' }, abs, opts, blockers));
     }
   }
