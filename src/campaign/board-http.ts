@@ -2,6 +2,7 @@ import {
   type HubError,
   NotFoundError,
   RefusedError,
+  readBoundedBody,
   rememberSecret,
   UnauthorizedError,
   ValidationError,
@@ -90,25 +91,6 @@ export function boardConnection(
     tokenVariables,
     offline: env.HUB_OFFLINE === '1' || env.HUB_OFFLINE === 'true',
   };
-}
-
-/** The body as text, or undefined once it grows past `max` bytes (the rest is not read). */
-async function readBounded(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function retryAt(res: Response): string {
@@ -206,7 +188,7 @@ export async function boardRequest(
       },
     );
   }
-  const body = await readBounded(res, BOARD_MAX_BYTES);
+  const body = await readBoundedBody(res, BOARD_MAX_BYTES);
   if (body === undefined)
     throw new RefusedError(
       `${conn.provider} ${url.pathname}: the answer is larger than ${BOARD_MAX_BYTES} bytes`,

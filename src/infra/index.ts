@@ -1,5 +1,6 @@
 export { writeFileAtomicSync } from './atomic-file.js';
 export { backupFileSync } from './backup-file.js';
+export { readBoundedBody } from './bounded-body.js';
 export { childProcess } from './child-process.js';
 export { didYouMean, suggestionText } from './did-you-mean.js';
 export {

@@ -1,4 +1,10 @@
-import { type HubError, NotFoundError, RefusedError, UnauthorizedError } from '../infra/index.js';
+import {
+  type HubError,
+  NotFoundError,
+  RefusedError,
+  readBoundedBody,
+  UnauthorizedError,
+} from '../infra/index.js';
 import { isLoopbackUrl, type ProviderConfig } from './provider-config.js';
 
 /** Pages read from one listing at most (100 repositories a page: 20,000 repositories). */
@@ -30,25 +36,6 @@ export interface PagedResult<T> {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** The body as text, or undefined once it grows past `max` bytes (the rest is not read). */
-async function readBounded(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** Removes the token from text that may echo it (an error body, a URL). */
 export function scrub(text: string, token: string | undefined): string {
@@ -162,7 +149,7 @@ export async function fetchAllPages<T>(
       await sleep(wait);
       continue;
     }
-    const body = await readBounded(res, MAX_PAGE_BYTES);
+    const body = await readBoundedBody(res, MAX_PAGE_BYTES);
     if (body === undefined)
       throw new RefusedError(
         `${cfg.provider} ${url.pathname}: the answer is larger than ${MAX_PAGE_BYTES} bytes; not read`,
