@@ -231,8 +231,7 @@ export const OPERATION_MODULES = {
       m.campaignValidate,
       m.campaignSet,
       m.campaignExpand,
-      m.campaignLessonAdd,
-      m.campaignLessonList,
+      ...(await import('./campaign-lesson-ops.js')).campaignLessons,
     ];
   },
   'campaign-context': async (): Promise<AnyOperation[]> => [
