@@ -147,6 +147,15 @@ describe('local store: documents', () => {
     expect(err).toBeInstanceOf(HubError);
     expect(err.details).toMatchObject({ rule: 'no_reentrant_update' });
     expect(existsSync(join(hub, 'objectives.json'))).toBe(false);
+    // Through another handle on the same folder too: it would otherwise queue behind the update that waits for it.
+    const other = store({ lockTimeoutMs: 30_000 });
+    const viaOther = await failure(
+      s.update!('objectives', async () => {
+        await other.write('objectives', { objectives: [] }, '""');
+        return { value: { objectives: ['never'] }, result: undefined };
+      }),
+    );
+    expect(viaOther.details).toMatchObject({ rule: 'no_reentrant_update' });
     // The lock was released: the next update goes through.
     await s.update!('objectives', () => ({ value: { objectives: ['ok'] }, result: undefined }));
     expect(
@@ -334,5 +343,32 @@ describe('local store: the inter-process lock', () => {
     const etag = await store({ lockTimeoutMs: 10_000 }).write('objectives', { objectives: [] }, '""');
     await released;
     expect((await store().read('objectives')).etag).toBe(etag);
+  });
+
+  it('serves writers of one process in arrival order across store handles of the same folder', async () => {
+    const a = store();
+    const b = store();
+    await a.write('objectives', { order: [] }, '""');
+    let letGo!: () => void;
+    const holding = new Promise<void>((r) => (letGo = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const append = (who: string) => (cur: unknown) => ({
+      value: { order: [...((cur as { order?: string[] } | undefined)?.order ?? []), who] },
+      result: undefined,
+    });
+    const first = a.update!('objectives', async (cur) => {
+      entered();
+      await holding;
+      return append('a1')(cur);
+    });
+    await inside;
+    // b asks while a holds the document, then a asks again: b came first, so b writes before a's second.
+    const second = b.update!('objectives', async (cur) => append('b')(cur));
+    await sleep(20);
+    const third = a.update!('objectives', async (cur) => append('a2')(cur));
+    letGo();
+    await Promise.all([first, second, third]);
+    expect((await store().read('objectives')).value).toEqual({ order: ['a1', 'b', 'a2'] });
   });
 });

@@ -83,6 +83,29 @@ export interface LocalStoreOptions {
 }
 
 /**
+ * One turn at a time per state folder and key within this process, in arrival order. Module-wide rather than per
+ * store: several handles on one `.hub/` in one process (a server and its jobs) would otherwise race each other for
+ * the lock file, and a writer that just released it wins again over one asleep in its back-off.
+ */
+const turns = new Map<string, Promise<unknown>>();
+/**
+ * The documents (folder and name) the current async context holds: a write from inside an update's `fn`, through
+ * any handle on the same folder, is refused at once instead of queueing behind itself.
+ */
+const holding = new AsyncLocalStorage<Set<string>>();
+async function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = turns.get(key) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  turns.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (turns.get(key) === tail) turns.delete(key);
+  }
+}
+
+/**
  * Files under `.hub/`: every write happens under an inter-process lock, re-checks the ETag on disk (or, for
  * `update`, reads and applies under that lock) and replaces the file atomically, so concurrent CLI processes never
  * lose an update and a crash never tears a document.
@@ -108,21 +131,6 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     staleMs: opts.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
   };
   const now = opts.now ?? (() => new Date());
-  /** The documents the current async context holds (a write from inside an update's `fn` is refused at once). */
-  const holding = new AsyncLocalStorage<Set<string>>();
-  /** One turn at a time per key within this process, in arrival order. */
-  const turns = new Map<string, Promise<unknown>>();
-  const inTurn = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    const prev = turns.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    turns.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (turns.get(key) === tail) turns.delete(key);
-    }
-  };
   /** The document's file, relative to `.hub/`: `<name>.json`, or `<collection>/<key>.json` for a collection's. */
   const fileOf = (name: string) => {
     return `${checkStoreDocumentName(name)}.json`;
@@ -182,12 +190,13 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const locked = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     fileOf(name); // validates the name before it becomes part of the lock's path
     const { collection } = splitDocumentName(name);
-    if (holding.getStore()?.has(name))
+    const real = realDir();
+    const key = `${real}\0doc:${name}`;
+    if (holding.getStore()?.has(key))
       throw new HubError('internal', `state document '${name}' is already held by an update of this store`, {
         document: name,
         rule: 'no_reentrant_update',
       });
-    const real = realDir();
     ensureDirs(real);
     if (collection) {
       mkdirSync(join(real, collection), { recursive: true });
@@ -195,12 +204,12 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     }
     // Writers of this process queue here (an update may await I/O while it holds the document: its events' sync);
     // other processes wait on the lock file.
-    return inTurn(`doc:${name}`, async () => {
+    return inTurn(key, async () => {
       const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
       held.set(name, lock);
       try {
         const names = new Set(holding.getStore());
-        names.add(name);
+        names.add(key);
         return await holding.run(names, fn);
       } finally {
         held.delete(name);
@@ -249,7 +258,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     async locked(fn) {
       const real = realDir();
       ensureDirs(real);
-      return inTurn('log', async () => {
+      return inTurn(`${real}\0log`, async () => {
         const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
         try {
           return await fn(() => lock.assertHeld());
