@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { directImports } from './direct-imports.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -62,7 +63,8 @@ const result = await build({
   target: 'node20',
   minify: true,
   sourcemap: sourceMaps ? 'linked' : false,
-  plugins: [noRanksInBundle],
+  // tsconfig.json as esbuild reads it (verbatimModuleSyntax), for the files the plugin transforms itself.
+  plugins: [noRanksInBundle, directImports({ root: join(root, 'src'), tsconfigRaw: readFileSync(join(root, 'tsconfig.json'), 'utf8') })],
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded on first use through src/model/yaml-lib.ts and yaml-fast.ts, so a cached manifest read never evaluates them.
