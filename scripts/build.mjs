@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { coreChunk } from './core-chunk.mjs';
 import { directImports } from './direct-imports.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -47,7 +48,7 @@ const buildId = hashTree(join(root, 'src'), createHash('sha256'))
   .digest('hex')
   .slice(0, 16);
 
-const result = await build({
+const options = {
   entryPoints: {
     cli: join(root, 'src/surfaces/cli/entry.ts'),
     // Imported below to write the command table; never loaded by the CLI itself.
@@ -63,8 +64,6 @@ const result = await build({
   target: 'node20',
   minify: true,
   sourcemap: sourceMaps ? 'linked' : false,
-  // tsconfig.json as esbuild reads it (verbatimModuleSyntax), for the files the plugin transforms itself.
-  plugins: [noRanksInBundle, directImports({ root: join(root, 'src'), tsconfigRaw: readFileSync(join(root, 'tsconfig.json'), 'utf8') })],
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded on first use through src/model/yaml-lib.ts and yaml-fast.ts, so a cached manifest read never evaluates them.
@@ -78,6 +77,19 @@ const result = await build({
   define: { __HUB_BUILD_ID__: JSON.stringify(buildId), __HUB_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   write: false,
+};
+// Start-up: each command loads few modules and only what it uses (docs/decisions.md, "start-up").
+const src = join(root, 'src');
+// tsconfig.json as esbuild reads it (verbatimModuleSyntax), for the files the plugins transform themselves.
+const tsconfigRaw = readFileSync(join(root, 'tsconfig.json'), 'utf8');
+const core = await coreChunk({
+  options: { ...options, plugins: [noRanksInBundle, directImports({ root: src, tsconfigRaw })] },
+  entry: join(src, 'surfaces/cli/main.ts'),
+  root: src,
+});
+const result = await build({
+  ...options,
+  plugins: [noRanksInBundle, core.plugin, directImports({ root: src, tsconfigRaw, prelude: core.prelude })],
 });
 // Each file is replaced atomically, so a hub process started during a rebuild never sees half a bundle.
 for (const file of result.outputFiles) {

@@ -31,9 +31,10 @@ async function javascript(file, tsconfigRaw) {
 }
 
 /**
- * @param {{ root: string, tsconfigRaw?: object }} options `root`: the folder whose files are rewritten (src/).
+ * @param {{ root: string, tsconfigRaw?: object | string, prelude?: (file: string) => string }} options `root`: the
+ *   folder whose files are rewritten (src/); `prelude`: text put before a file's code (see core-chunk.mjs).
  */
-export function directImports({ root, tsconfigRaw = {} }) {
+export function directImports({ root, tsconfigRaw = {}, prelude = () => '' }) {
   /** door file -> Map(exported name -> {file, name}) for the names it re-exports; built once per door. */
   const doors = new Map();
   const isDoor = (file) => file.startsWith(`${root}/`) && /\/index\.ts$/.test(file);
@@ -72,7 +73,13 @@ export function directImports({ root, tsconfigRaw = {} }) {
     name: 'direct-imports',
     setup(build) {
       build.onLoad({ filter: /\.ts$/ }, async (args) => {
-        if (!args.path.startsWith(`${root}/`) || isDoor(args.path)) return undefined;
+        if (!args.path.startsWith(`${root}/`)) return undefined;
+        const before = prelude(args.path);
+        if (isDoor(args.path)) {
+          if (!before) return undefined;
+          const source = await readFile(args.path, 'utf8');
+          return { contents: before + source, loader: 'ts', resolveDir: dirname(args.path) };
+        }
         const code = await javascript(args.path, tsconfigRaw);
         const edits = [];
         for (const m of code.matchAll(NAMED)) {
@@ -94,8 +101,8 @@ export function directImports({ root, tsconfigRaw = {} }) {
             .join('\n');
           edits.push({ at: m.index, end: m.index + m[0].length, text });
         }
-        if (edits.length === 0) return undefined;
-        let contents = '';
+        if (edits.length === 0 && !before) return undefined;
+        let contents = before;
         let from = 0;
         for (const e of edits) {
           contents += code.slice(from, e.at) + e.text;
