@@ -12,9 +12,11 @@ export const OPERATION_MODULES = {
       m.componentShow,
       m.componentResolve,
       m.componentGraphOp,
-      m.componentDetect,
-      m.componentInit,
     ];
+  },
+  'component-detect': async (): Promise<AnyOperation[]> => {
+    const m = await import('./component-detect-ops.js');
+    return [m.componentDetect, m.componentInit];
   },
   init: async (): Promise<AnyOperation[]> => [(await import('./workspace-ops.js')).init],
   config: async (): Promise<AnyOperation[]> => {
