@@ -7,12 +7,7 @@ import type { AnyOperation } from './registry.js';
 export const OPERATION_MODULES = {
   component: async (): Promise<AnyOperation[]> => {
     const m = await import('./component-ops.js');
-    return [
-      m.componentList,
-      m.componentShow,
-      m.componentResolve,
-      m.componentGraphOp,
-    ];
+    return [m.componentList, m.componentShow, m.componentResolve, m.componentGraphOp];
   },
   'component-detect': async (): Promise<AnyOperation[]> => {
     const m = await import('./component-detect-ops.js');
