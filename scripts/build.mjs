@@ -85,6 +85,7 @@ const tsconfigRaw = readFileSync(join(root, 'tsconfig.json'), 'utf8');
 const core = await coreChunk({
   options: { ...options, plugins: [noRanksInBundle, directImports({ root: src, tsconfigRaw })] },
   entry: join(src, 'surfaces/cli/main.ts'),
+  launcher: join(src, 'surfaces/cli/entry.ts'),
   root: src,
 });
 const result = await build({

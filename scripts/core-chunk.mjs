@@ -34,11 +34,14 @@ async function staticClosure(options, entry, root) {
 /**
  * Finds the core (the static closure of `entry`, files under `root` only, `surfaces/` left out) with a first
  * build of `options`; returns the plugin that serves the core module and the prelude every other file gets.
+ * The files the launcher loads before anything else (the static closure of `launcher`: the daemon client, the
+ * version) get no prelude: a command a daemon runs, or `hub --version`, never loads the core.
  */
-export async function coreChunk({ options, entry, root }) {
+export async function coreChunk({ options, entry, launcher, root }) {
   const core = new Set(
     (await staticClosure(options, entry, root)).filter((p) => !p.startsWith(`${root}/surfaces/`)),
   );
+  const first = new Set(await staticClosure(options, launcher, root));
   const plugin = {
     name: 'core-chunk',
     setup(b) {
@@ -51,6 +54,6 @@ export async function coreChunk({ options, entry, root }) {
     },
   };
   // A core file never imports a file outside the core (the closure is transitive), so no cycle is made.
-  const prelude = (file) => (core.has(file) ? '' : `import "${CORE}";\n`);
+  const prelude = (file) => (core.has(file) || first.has(file) ? '' : `import "${CORE}";\n`);
   return { plugin, prelude, size: core.size };
 }
