@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Start-up cost of `hub component resolve` on a 1,000-repo workspace, against bare `node -e 0`; also the same
-// command with a `hub daemon` running (the client then pays Node's start and one socket round trip).
+// command with a `hub daemon` running (the client then pays Node's start and one socket round trip); and `hub
+// --version`. Wall times are interleaved medians; CPU times (user + system, read in each child) are medians too.
 // Usage: npm run build && node bench/resolve-cold-start.mjs [--repos 1000] [--runs 30] [--quick]
 // Quick mode (--quick): 30 repositories, one run.
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { startBenchDaemon } from './lib/daemon.mjs';
 import { generateWorkspace } from './lib/generate.mjs';
 import {
+  cpuInterleaved,
   createTempDir,
   hubCase,
   progress,
@@ -49,6 +51,7 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
     '--json',
   ];
   const warm = hubCase(args, { HUB_CACHE_DIR: cache, HUB_DAEMON: 'off' });
+  const version = hubCase(['--version'], { HUB_DAEMON: 'off' });
   const cold = hubCase(args, { HUB_CACHE_DIR: 'off', HUB_DAEMON: 'off' });
 
   // The first run fills the cache; its answer also proves the command does what is timed.
@@ -63,7 +66,13 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
   let served;
   try {
     t = timeInterleaved(
-      { node: { command: process.execPath, args: ['-e', '0'] }, warm, cold, daemon: viaDaemon },
+      {
+        node: { command: process.execPath, args: ['-e', '0'] },
+        warm,
+        cold,
+        daemon: viaDaemon,
+        version,
+      },
       { runs: RUNS, warmup: 3, label: 'resolve' },
     );
     served = daemon.served();
@@ -71,6 +80,10 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
     daemon.stop();
   }
   if (served !== RUNS + 3) throw new Error(`the daemon served ${served} commands, not ${RUNS + 3}`);
+  const cpu = cpuInterleaved(
+    { node: { command: process.execPath, args: ['-e', '0'] }, warm, version },
+    { runs: RUNS },
+  );
   return {
     repos: ws.repos,
     components: ws.components,
@@ -81,6 +94,13 @@ await runBench('resolve-cold-start', ({ cleanup }) => {
     ratio_cold: round(t.cold.median_ms / t.node.median_ms, 2),
     resolve_daemon_ms: t.daemon.median_ms,
     ratio_daemon: round(t.daemon.median_ms / t.node.median_ms, 2),
+    version_ms: t.version.median_ms,
+    ratio_version: round(t.version.median_ms / t.node.median_ms, 2),
+    cpu_node_e0_ms: cpu.node,
+    cpu_resolve_warm_ms: cpu.warm,
+    cpu_version_ms: cpu.version,
+    ratio_warm_cpu: round(cpu.warm / cpu.node, 2),
+    ratio_version_cpu: round(cpu.version / cpu.node, 2),
     target_ratio: 2,
     runs: RUNS,
     node: process.version,

@@ -4,6 +4,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { coreChunk } from './core-chunk.mjs';
+import { directImports } from './direct-imports.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -46,7 +48,11 @@ const buildId = hashTree(join(root, 'src'), createHash('sha256'))
   .digest('hex')
   .slice(0, 16);
 
-const result = await build({
+// commander and a few other CommonJS packages call require(): their chunks get one (dropped below where unused).
+const REQUIRE_BANNER =
+  "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);";
+
+const options = {
   entryPoints: {
     cli: join(root, 'src/surfaces/cli/entry.ts'),
     // Imported below to write the command table; never loaded by the CLI itself.
@@ -62,7 +68,6 @@ const result = await build({
   target: 'node20',
   minify: true,
   sourcemap: sourceMaps ? 'linked' : false,
-  plugins: [noRanksInBundle],
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded on first use through src/model/yaml-lib.ts and yaml-fast.ts, so a cached manifest read never evaluates them.
@@ -70,18 +75,40 @@ const result = await build({
   // web-tree-sitter finds its tree-sitter.wasm beside its own module: it stays in node_modules (atlas loads it).
   external: ['yaml', 'js-yaml', '@aws-sdk/client-dynamodb', 'web-tree-sitter'],
   // commander is CommonJS: give the ESM bundle a require() it can call.
-  banner: {
-    js: "import { createRequire as __hubCreateRequire } from 'node:module'; const require = __hubCreateRequire(import.meta.url);",
-  },
+  banner: { js: REQUIRE_BANNER },
   define: { __HUB_BUILD_ID__: JSON.stringify(buildId), __HUB_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   write: false,
+};
+// Start-up: each command loads few modules and only what it uses (docs/decisions.md, "start-up").
+const src = join(root, 'src');
+// tsconfig.json as esbuild reads it (verbatimModuleSyntax), for the files the plugins transform themselves.
+const tsconfigRaw = readFileSync(join(root, 'tsconfig.json'), 'utf8');
+const core = await coreChunk({
+  options: { ...options, plugins: [noRanksInBundle, directImports({ root: src, tsconfigRaw })] },
+  entry: join(src, 'surfaces/cli/main.ts'),
+  launcher: join(src, 'surfaces/cli/entry.ts'),
+  root: src,
+});
+const result = await build({
+  ...options,
+  plugins: [noRanksInBundle, core.plugin, directImports({ root: src, tsconfigRaw, prelude: core.prelude })],
 });
 // Each file is replaced atomically, so a hub process started during a rebuild never sees half a bundle.
+/**
+ * A chunk that never calls require() loses the banner: each createRequire costs ~0.1 ms at every start, and a
+ * command loads ~20 chunks of which one or two hold CommonJS code. Kept with source maps (they count lines).
+ */
+function withoutUnusedRequire(file) {
+  if (sourceMaps || !file.path.endsWith('.js')) return file.contents;
+  const text = file.text;
+  const rest = text.startsWith(`${REQUIRE_BANNER}\n`) ? text.slice(REQUIRE_BANNER.length + 1) : undefined;
+  return rest !== undefined && !/\brequire\b/.test(rest) ? rest : file.contents;
+}
 for (const file of result.outputFiles) {
   mkdirSync(dirname(file.path), { recursive: true });
   const tmp = `${file.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, file.contents);
+  writeFileSync(tmp, withoutUnusedRequire(file));
   renameSync(tmp, file.path);
 }
 // Chunks of earlier builds are removed once the new ones are in place (names carry content hashes), and so are

@@ -96,6 +96,35 @@ export function timeSpawnRss(command, args, opts = {}) {
   }
 }
 
+/**
+ * CPU time (user + system, ms) of one run of each case, `runs` rounds interleaved, medians: read from getrusage
+ * inside each child (bench/lib/report-cpu.cjs preloaded through NODE_OPTIONS), so the machine's load does not
+ * count, only the work the process did. Returns {name: median_ms}.
+ */
+export function cpuInterleaved(cases, { runs }) {
+  const dir = createTempDir('hub-bench-cpu-');
+  const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  try {
+    const preload = `--require ${join(ROOT, 'bench', 'lib', 'report-cpu.cjs')}`;
+    for (let i = 0; i < runs; i++) {
+      for (const [name, c] of Object.entries(cases)) {
+        const file = join(dir, `${name}-${i}`);
+        const base = c.env ?? process.env;
+        const env = {
+          ...base,
+          NODE_OPTIONS: [base.NODE_OPTIONS, preload].filter(Boolean).join(' '),
+          HUB_BENCH_CPU_OUT: file,
+        };
+        timeSpawn(c.command, c.args, { ...c, env });
+        samples[name].push(Number(readFileSync(file, 'utf8').trim().split('\n')[0]));
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, round(median(xs))]));
+}
+
 /** `node <bin/hub> ...args` as a spawn case. */
 export function hubCase(args, env = {}, extra = {}) {
   return { command: process.execPath, args: [HUB_BIN, ...args], env: { ...process.env, ...env }, ...extra };

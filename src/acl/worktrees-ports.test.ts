@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { git } from '../../test/fixtures/index.js';
 import { RefusedError, ValidationError } from '../infra/index.js';
-import { AppConfigSchema } from '../model/index.js';
+import { appConfigSchema } from '../model/index.js';
 import type { WorktreeConfig } from './worktrees.js';
 import { PENDING_MS, portsDoc } from './worktrees-ports.js';
 import { destroyWorktree, gcWorktrees } from './worktrees-remove.js';
@@ -169,7 +169,7 @@ describe('worktree ports and .env.hub', () => {
 });
 
 describe('coordination.worktree.ports and env in the config', () => {
-  const parse = (worktree: unknown) => AppConfigSchema.safeParse({ coordination: { worktree } });
+  const parse = (worktree: unknown) => appConfigSchema().safeParse({ coordination: { worktree } });
   const messages = (worktree: unknown) => {
     const r = parse(worktree);
     return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);

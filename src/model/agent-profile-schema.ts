@@ -19,19 +19,32 @@ export const MCP_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** Rule ids may be namespaced with slashes (`security/no-secrets`). */
 export const RULE_ID_RE = /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/;
 
-// Ids are plain strings here so that a bad id is reported by `config validate` with its line, not as a load failure.
-export const AgentProfileSchema = z
-  .strictObject({
-    skills: z.array(z.string()).optional().describe('Skill ids the agent should have installed.'),
-    mcp: z.array(z.string()).optional().describe('MCP server ids the agent should be able to call.'),
-    rules: z.array(z.string()).optional().describe('Rule ids (instructions) that apply.'),
-    vendors: z.array(z.enum(VENDOR_IDS)).optional().describe('Vendors this profile targets.'),
-    tier: z
-      .union([z.literal(0), z.literal(1), z.literal(2)])
-      .optional()
-      .describe('Context pack tier to hand over.'),
-    inherit: z.boolean().optional().describe('false stops inheritance from the enclosing scopes.'),
-  })
-  .describe('Inheritable agent profile: workspace -> project -> repo -> component.');
+/** Builds the schemas; zod takes milliseconds per schema at construction, so this runs on first use only. */
+function buildAgentProfileSchema() {
+  // Ids are plain strings here so that a bad id is reported by `config validate` with its line, not as a load failure.
+  const AgentProfileSchema = z
+    .strictObject({
+      skills: z.array(z.string()).optional().describe('Skill ids the agent should have installed.'),
+      mcp: z.array(z.string()).optional().describe('MCP server ids the agent should be able to call.'),
+      rules: z.array(z.string()).optional().describe('Rule ids (instructions) that apply.'),
+      vendors: z.array(z.enum(VENDOR_IDS)).optional().describe('Vendors this profile targets.'),
+      tier: z
+        .union([z.literal(0), z.literal(1), z.literal(2)])
+        .optional()
+        .describe('Context pack tier to hand over.'),
+      inherit: z.boolean().optional().describe('false stops inheritance from the enclosing scopes.'),
+    })
+    .describe('Inheritable agent profile: workspace -> project -> repo -> component.');
 
-export type AgentProfile = z.infer<typeof AgentProfileSchema>;
+  return AgentProfileSchema;
+}
+
+let built: ReturnType<typeof buildAgentProfileSchema> | undefined;
+
+/** The agent profile schema, built on first use. */
+export function agentProfileSchema(): ReturnType<typeof buildAgentProfileSchema> {
+  built ??= buildAgentProfileSchema();
+  return built;
+}
+
+export type AgentProfile = z.infer<ReturnType<typeof buildAgentProfileSchema>>;

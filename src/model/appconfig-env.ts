@@ -1,6 +1,6 @@
 import { ValidationError } from '../infra/index.js';
 import { redactSecret, redactUrlSecrets } from './appconfig-redact.js';
-import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
+import { type AppConfig, appConfigSchema } from './appconfig-schema.js';
 import { formatPath } from './yaml-source.js';
 
 /** Environment variables as the entry point hands them over (usually `process.env`). */
@@ -51,7 +51,7 @@ export function applyAppConfigEnv(data: Obj, env: AppConfigEnv): { config: AppCo
     parent[o.path[o.path.length - 1]!] = o.number && /^[0-9]+$/.test(value) ? Number(value) : value;
     applied.push(o);
   }
-  const parsed = AppConfigSchema.safeParse(merged);
+  const parsed = appConfigSchema().safeParse(merged);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((iss) => {
       const path = formatPath(iss.path as Array<string | number>);

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { ValidationError } from '../infra/index.js';
 import { APPCONFIG_WHAT, appConfigIssues, readAppConfigData } from './appconfig.js';
 import { redactValueForPath } from './appconfig-redact.js';
-import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
+import { type AppConfig, appConfigSchema } from './appconfig-schema.js';
 import { throwIssues } from './manifest-file.js';
 import { applyPatchOperation, type PatchFailure, patchFailure } from './patch-document.js';
 import { type PatchOperation, parsePatchPath } from './patch-operation.js';
@@ -41,7 +41,7 @@ function unwrap(s: z.ZodType): z.ZodType {
 
 /** The (unwrapped) schema at a key path, or undefined when the path is not part of the application config. */
 function schemaAt(path: readonly string[]): z.ZodType | undefined {
-  let cur = unwrap(AppConfigSchema);
+  let cur = unwrap(appConfigSchema());
   for (const seg of path) {
     const def = defOf(cur);
     let next: z.ZodType | undefined;
@@ -193,7 +193,7 @@ export function appConfigTextIssues(
   file: string,
 ): { issues: Array<SourceIssue & { operation?: number }>; config?: AppConfig } {
   const { src, data } = readAppConfigData(text, file);
-  const parsed = AppConfigSchema.safeParse(data);
+  const parsed = appConfigSchema().safeParse(data);
   if (parsed.success) return { issues: [], config: parsed.data };
   const issues = appConfigIssues(parsed.error, src).map((iss) => {
     const index = writerOf(ops, iss.path);
@@ -224,7 +224,7 @@ export function patchAppConfigText(
 ): { text: string; config: AppConfig } {
   const out = draftAppConfigText(text, ops, file).text;
   const { src, data } = readAppConfigData(out, file);
-  const parsed = AppConfigSchema.safeParse(data);
+  const parsed = appConfigSchema().safeParse(data);
   if (!parsed.success) {
     const issues = appConfigIssues(parsed.error, src);
     for (const iss of issues) {

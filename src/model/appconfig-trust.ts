@@ -1,7 +1,7 @@
 import { delimiter, isAbsolute } from 'node:path';
 import { RefusedError, ValidationError } from '../infra/index.js';
 import type { AppConfigEnv } from './appconfig-env.js';
-import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
+import { type AppConfig, appConfigSchema } from './appconfig-schema.js';
 import { yaml } from './yaml-lib.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -85,7 +85,7 @@ let defaults: AppConfig | undefined;
 function setsKey(data: Obj, path: readonly string[]): boolean {
   const value = getIn(data, path);
   if (value === undefined || value === '') return false;
-  defaults ??= AppConfigSchema.parse({});
+  defaults ??= appConfigSchema().parse({});
   return JSON.stringify(value) !== JSON.stringify(getIn(defaults as unknown as Obj, path));
 }
 

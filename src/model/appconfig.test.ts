@@ -14,7 +14,7 @@ import {
 import { APPCONFIG_EXAMPLE } from './appconfig-example.js';
 import { patchAppConfigText } from './appconfig-patch.js';
 import { redactAppConfig } from './appconfig-redact.js';
-import { AppConfigSchema, STATE_URL_RULE } from './appconfig-schema.js';
+import { appConfigSchema, STATE_URL_RULE } from './appconfig-schema.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -68,9 +68,9 @@ describe('defaults', () => {
   });
 
   it('does not share default arrays between loads', () => {
-    const a = AppConfigSchema.parse({});
+    const a = appConfigSchema().parse({});
     a.coordination.allowed_branch_prefixes.push('x/');
-    expect(AppConfigSchema.parse({}).coordination.allowed_branch_prefixes).toEqual(['agent/']);
+    expect(appConfigSchema().parse({}).coordination.allowed_branch_prefixes).toEqual(['agent/']);
   });
 
   it('derives state ids from the workspace root', () => {
@@ -80,16 +80,18 @@ describe('defaults', () => {
   });
 
   it('uses api_key as the bearer token when token is empty', () => {
-    const c = AppConfigSchema.parse({ state: { token: '', api_key: 'k-123' } });
+    const c = appConfigSchema().parse({ state: { token: '', api_key: 'k-123' } });
     expect(stateBearerToken(c.state)).toBe('k-123');
-    expect(stateBearerToken(AppConfigSchema.parse({ state: { token: 't', api_key: 'k' } }).state)).toBe('t');
+    expect(stateBearerToken(appConfigSchema().parse({ state: { token: 't', api_key: 'k' } }).state)).toBe(
+      't',
+    );
   });
 
   it('accepts the bundled example', () => {
     const ws = tmp();
     writeFileSync(join(ws, 'hub.config.yaml'), APPCONFIG_EXAMPLE);
     const r = loadAppConfig({ cwd: ws, env: {}, userConfigDir: join(ws, 'user') });
-    expect(r.config).toEqual(AppConfigSchema.parse({}));
+    expect(r.config).toEqual(appConfigSchema().parse({}));
   });
 });
 
@@ -182,13 +184,13 @@ describe('validation', () => {
 
   it('requires http or https for state.url with the spec message', () => {
     for (const url of ['ftp://host/x', 'file:///etc/passwd', 'not a url']) {
-      const r = AppConfigSchema.safeParse({ state: { url } });
+      const r = appConfigSchema().safeParse({ state: { url } });
       expect(r.success).toBe(false);
       expect(r.error!.issues[0]!.message).toBe(STATE_URL_RULE);
       expect(STATE_URL_RULE).toBe('remote state url must be http(s)');
     }
-    expect(AppConfigSchema.safeParse({ state: { url: 'https://hub.example.com/' } }).success).toBe(true);
-    expect(AppConfigSchema.safeParse({ state: { url: 'http://127.0.0.1:8787' } }).success).toBe(true);
+    expect(appConfigSchema().safeParse({ state: { url: 'https://hub.example.com/' } }).success).toBe(true);
+    expect(appConfigSchema().safeParse({ state: { url: 'http://127.0.0.1:8787' } }).success).toBe(true);
   });
 
   it('normalizes legacy version and default_profile', () => {
@@ -288,7 +290,7 @@ describe('environment overrides', () => {
 
 describe('redaction', () => {
   it('redacts tokens, keys named like secrets and URL credentials in a deep copy', () => {
-    const config = AppConfigSchema.parse({
+    const config = appConfigSchema().parse({
       state: {
         token: 'abcdefgh1234',
         api_key: 'key',

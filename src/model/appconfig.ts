@@ -5,7 +5,7 @@ import type * as z from 'zod';
 import { NotFoundError, rememberSecret, sha256Hex, writeFileAtomicSync } from '../infra/index.js';
 import { type AppConfigEnv, applyAppConfigEnv } from './appconfig-env.js';
 import { secretValues } from './appconfig-redact.js';
-import { type AppConfig, AppConfigSchema } from './appconfig-schema.js';
+import { type AppConfig, appConfigSchema } from './appconfig-schema.js';
 import {
   ALLOWED_OUTSIDE_ENV,
   applyAllowedOutsideEnv,
@@ -217,7 +217,7 @@ export function readAppConfigData(
 
 /** Schema-checks normalized data; throws one ValidationError listing every issue with its path and line. */
 export function validateAppConfigData(data: Obj, src: YamlSource | undefined, file: string): AppConfig {
-  const parsed = AppConfigSchema.safeParse(data);
+  const parsed = appConfigSchema().safeParse(data);
   if (!parsed.success) throwIssues(file, appConfigIssues(parsed.error, src), APPCONFIG_WHAT);
   return parsed.data;
 }

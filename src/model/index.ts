@@ -1,6 +1,6 @@
 export {
   type AgentProfile,
-  AgentProfileSchema,
+  agentProfileSchema,
   MCP_ID_RE,
   RULE_ID_RE,
   SKILL_ID_RE,
@@ -36,7 +36,7 @@ export {
   redactUrlSecrets,
   redactValueForPath,
 } from './appconfig-redact.js';
-export { type AppConfig, AppConfigSchema, STATE_BACKENDS, STATE_URL_RULE } from './appconfig-schema.js';
+export { type AppConfig, appConfigSchema, STATE_BACKENDS, STATE_URL_RULE } from './appconfig-schema.js';
 export {
   ALLOWED_OUTSIDE_ENV,
   refuseTrustedKeys,
@@ -76,14 +76,14 @@ export { MANIFEST_LIMITS, manifestLimitsFor } from './manifest-limits.js';
 export { draftManifestText, type ManifestDraft } from './manifest-patch.js';
 export {
   type Component,
-  ComponentSchema,
   type Derived,
   type DerivedFrom,
   type DerivedSource,
   type Endpoint,
   type GraphNode,
   type Manifest,
-  ManifestSchema,
+  type ManifestSchemas,
+  manifestSchemas,
   NAME_RE,
   type Project,
   RECOMMENDED_KINDS,
@@ -112,11 +112,10 @@ export {
 export { type JsonSchema, jsonSchemaOf, withoutDefaults } from './schema-view.js';
 export {
   type RepoSource,
-  RepoSourceSchema,
   SOURCE_ID_RE,
   SOURCE_PROVIDERS,
   type Source,
-  SourceSchema,
+  sourceSchemas,
 } from './source-schema.js';
 export { dumpPlainYaml, fastYamlValue } from './yaml-fast.js';
 export { yaml } from './yaml-lib.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { AppConfigSchema } from './appconfig-schema.js';
-import { ManifestSchema } from './manifest-schema.js';
+import { appConfigSchema } from './appconfig-schema.js';
+import { manifestSchemas } from './manifest-schema.js';
 
 const BASE = 'https://hub-workspace.dev/schemas';
 
@@ -12,9 +12,13 @@ export function generatedSchemas(): Record<string, unknown> {
     title,
   });
   return {
-    'hub.manifest.schema.json': make(ManifestSchema, 'hub.manifest.schema.json', 'hub manifest (.hub.yml)'),
+    'hub.manifest.schema.json': make(
+      manifestSchemas().ManifestSchema,
+      'hub.manifest.schema.json',
+      'hub manifest (.hub.yml)',
+    ),
     'hub.config.schema.json': make(
-      AppConfigSchema,
+      appConfigSchema(),
       'hub.config.schema.json',
       'hub application config (hub.config.yaml)',
     ),

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseManifestData } from './manifest-fast-schema.js';
-import { ManifestSchema } from './manifest-schema.js';
+import { manifestSchemas } from './manifest-schema.js';
 
 /** The schema's own answer: output (key order included, through JSON) or the failure's issues. */
 function bySchema(data: unknown): string {
-  const r = ManifestSchema.safeParse(structuredClone(data));
+  const r = manifestSchemas().ManifestSchema.safeParse(structuredClone(data));
   return r.success ? JSON.stringify(r.data) : `failed ${JSON.stringify(r.error.issues)}`;
 }
 

@@ -1,14 +1,24 @@
 import {
   type Component,
-  ComponentSchema,
   type Manifest,
-  ManifestSchema,
+  type ManifestSchemas,
+  manifestSchemas,
   NAME_RE,
 } from './manifest-schema.js';
 
 /** The component fields in the schema's order: zod writes its output in this order, and so does this check. */
-const SHAPE = Object.keys(ComponentSchema.shape);
-const KEYS = new Set(SHAPE);
+interface ComponentShape {
+  order: string[];
+  keys: Set<string>;
+}
+let shape: ComponentShape | undefined;
+const componentShape = (): ComponentShape => {
+  if (!shape) {
+    const order = Object.keys(manifestSchemas().ComponentSchema.shape);
+    shape = { order, keys: new Set(order) };
+  }
+  return shape;
+};
 const STRINGS = new Set(['kind', 'description', 'agent_instructions']);
 const STRING_LISTS = new Set(['depends_on', 'produces', 'deploys_to', 'skills']);
 
@@ -31,13 +41,13 @@ function stringList(v: unknown): v is string[] {
  * (known keys; strings and string lists); undefined for anything else (tags, commands, agent profiles, any doubt),
  * which the schema then judges.
  */
-function componentOf(c: unknown): Component | undefined {
+function componentOf(c: unknown, { order, keys }: ComponentShape): Component | undefined {
   if (!plain(c)) return undefined;
-  for (const k of Object.keys(c)) if (!KEYS.has(k)) return undefined;
+  for (const k of Object.keys(c)) if (!keys.has(k)) return undefined;
   if (typeof c.name !== 'string' || !NAME_RE.test(c.name)) return undefined;
   if (typeof c.path !== 'string' || c.path.length === 0) return undefined;
   const out: Plain = {};
-  for (const k of SHAPE) {
+  for (const k of order) {
     if (!Object.hasOwn(c, k)) continue;
     const v = c[k];
     if (k === 'name' || k === 'path') out[k] = v;
@@ -59,7 +69,9 @@ function componentOf(c: unknown): Component | undefined {
  * judges the rest, then put back. The output equals the schema's own, key order included (a property test holds
  * the two together); a component the loop does not vouch for sends the whole manifest through the schema.
  */
-export function parseManifestData(data: object): ReturnType<typeof ManifestSchema.safeParse> {
+export function parseManifestData(data: object): ReturnType<ManifestSchemas['ManifestSchema']['safeParse']> {
+  const { ManifestSchema } = manifestSchemas();
+  const known = componentShape();
   const aside: Array<{ repo: Plain; components: unknown; checked: Component[]; at: [number, number] }> = [];
   const restore = () => {
     for (const a of aside) a.repo.components = a.components;
@@ -74,7 +86,7 @@ export function parseManifestData(data: object): ReturnType<typeof ManifestSchem
         if (!plain(r) || !Array.isArray(r.components)) continue;
         const checked: Component[] = [];
         for (const c of r.components) {
-          const ok = componentOf(c);
+          const ok = componentOf(c, known);
           if (!ok) {
             restore();
             return ManifestSchema.safeParse(data);

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../infra/index.js';
 import { findLegacyKeys, type LegacyRename } from './legacy.js';
 import { parseManifestData } from './manifest-fast-schema.js';
 import { manifestLimitIssue, manifestLimitsFor } from './manifest-limits.js';
-import { type Manifest, ManifestSchema } from './manifest-schema.js';
+import { type Manifest, manifestSchemas } from './manifest-schema.js';
 import { DEFAULT_MANIFEST_MAX_BYTES, manifestByteLimit, manifestTooLarge } from './manifest-size.js';
 import { schemaIssues } from './schema-issues.js';
 import { fastYamlValue } from './yaml-fast.js';
@@ -140,7 +140,7 @@ export function parseManifestText(text: string, path: string, opts: ManifestRead
   const over = manifestLimitIssue(data, src, limits);
   if (over) throwIssues(path, [over]);
   const legacy = findLegacyKeys(data);
-  const parsed = ManifestSchema.safeParse(data);
+  const parsed = manifestSchemas().ManifestSchema.safeParse(data);
   if (!parsed.success) throwIssues(path, schemaIssues(parsed.error, src, 'manifest', data));
   return { path, root: dirname(path), manifest: parsed.data, legacy, source: src, maxBytes };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { ValidationError } from '../infra/index.js';
 import { draftAppConfigText, patchAppConfigText } from './appconfig-patch.js';
-import { AppConfigSchema } from './appconfig-schema.js';
+import { appConfigSchema } from './appconfig-schema.js';
 import { configTree, type TreeNode } from './config-tree.js';
 import { draftManifestText } from './manifest-patch.js';
 import { formatPointer, PatchOperationSchema, parsePatchPath } from './patch-operation.js';
@@ -213,7 +213,7 @@ state:
 
 describe('withoutDefaults', () => {
   it('keeps only what differs from the schema defaults', () => {
-    const config = AppConfigSchema.parse({
+    const config = appConfigSchema().parse({
       state: { backend: 'local', conflict_retries: 3 },
       config: { editor: 'vim' },
     });
@@ -221,7 +221,7 @@ describe('withoutDefaults', () => {
       state: { conflict_retries: 3 },
       config: { editor: 'vim' },
     });
-    expect(withoutDefaults(AppConfigSchema.parse({}), jsonSchemaOf('appconfig'))).toEqual({});
+    expect(withoutDefaults(appConfigSchema().parse({}), jsonSchemaOf('appconfig'))).toEqual({});
     const manifest = {
       workspace: { projects: [{ name: 'p', repos: [] }] },
       graph: {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod';
-import { AppConfigSchema } from './appconfig-schema.js';
-import { ManifestSchema } from './manifest-schema.js';
+import { appConfigSchema } from './appconfig-schema.js';
+import { manifestSchemas } from './manifest-schema.js';
 
 /**
  * The JSON Schema of a file, walked to annotate values (config tree) and to drop defaults (minimal preview). The
@@ -30,7 +30,7 @@ const cache = new Map<SchemaFile, JsonSchema>();
 export function jsonSchemaOf(file: SchemaFile): JsonSchema {
   let js = cache.get(file);
   if (!js) {
-    const schema = file === 'manifest' ? ManifestSchema : AppConfigSchema;
+    const schema = file === 'manifest' ? manifestSchemas().ManifestSchema : appConfigSchema();
     js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
     cache.set(file, js);
   }

@@ -7,14 +7,11 @@ import type { AnyOperation } from './registry.js';
 export const OPERATION_MODULES = {
   component: async (): Promise<AnyOperation[]> => {
     const m = await import('./component-ops.js');
-    return [
-      m.componentList,
-      m.componentShow,
-      m.componentResolve,
-      m.componentGraphOp,
-      m.componentDetect,
-      m.componentInit,
-    ];
+    return [m.componentList, m.componentShow, m.componentResolve, m.componentGraphOp];
+  },
+  'component-detect': async (): Promise<AnyOperation[]> => {
+    const m = await import('./component-detect-ops.js');
+    return [m.componentDetect, m.componentInit];
   },
   init: async (): Promise<AnyOperation[]> => [(await import('./workspace-ops.js')).init],
   config: async (): Promise<AnyOperation[]> => {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { SourceSchema } from '../model/index.js';
+import { type Source, sourceSchemas } from '../model/index.js';
 import { type SourceSyncResult, syncSources } from '../sync/index.js';
 import { cliHelp } from './cli-help.js';
 import type { OpContext } from './context.js';
@@ -15,7 +15,7 @@ export async function runSourceSync(
   input: {
     project?: string;
     from_manifest?: boolean;
-    source?: z.output<typeof SourceSchema>;
+    source?: Source;
     apply?: boolean;
   },
 ): Promise<SourceSyncResult> {
@@ -72,9 +72,9 @@ export const projectSourceSync = defineOp({
       z.boolean().default(true).describe("Read the manifest's sources; false reads only `source`."),
       "Read only --source, not the manifest's sources.",
     ),
-    source: SourceSchema.optional().describe(
-      'A source to read instead of the manifest ones (with `from_manifest`: false).',
-    ),
+    source: sourceSchemas()
+      .SourceSchema.optional()
+      .describe('A source to read instead of the manifest ones (with `from_manifest`: false).'),
     apply: z.boolean().optional().describe('Write the plan into the manifest (default: preview only).'),
   }),
   gate: 'active',
@@ -115,7 +115,7 @@ export const workspaceDiscover = defineOp({
     const { catalog } = ctx.workspace();
     const first = catalog.repos.find((r) => r.kind === 'workspace')?.project;
     const source = adhoc
-      ? SourceSchema.parse({
+      ? sourceSchemas().SourceSchema.parse({
           provider: input.provider,
           ...(input.path ? { path: input.path } : {}),
           ...(input.org ? { org: input.org } : {}),

@@ -29,6 +29,7 @@ export const TOOLSET_NAMES = Object.keys(TOOLSETS) as ToolsetName[];
 /** The toolset of each operation module (modules without MCP tools are placed too, for when they get some). */
 export const MODULE_TOOLSET: Readonly<Record<OperationModule, ToolsetName>> = {
   component: 'catalog',
+  'component-detect': 'catalog',
   graph: 'catalog',
   search: 'catalog',
   'workspace-repo': 'catalog',

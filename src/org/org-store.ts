@@ -16,49 +16,61 @@ export const ORG_DIR = join('.hub', 'org');
 /** Largest index file read back (an org of ~50,000 repositories). */
 export const ORG_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
-const Nullable = z.string().nullable();
-const IndexedRepoSchema = z
-  .object({
+/** The index file schema, built on first use (zod schemas are costly to build; most commands never read an index). */
+function buildOrgIndexSchema() {
+  const Nullable = z.string().nullable();
+  const IndexedRepoSchema = z
+    .object({
+      provider: z.enum(['github', 'gitlab']),
+      id: z.string(),
+      namespace: z.string().regex(NAMESPACE_RE),
+      name: z.string().regex(REPO_NAME_RE),
+      full_name: z.string(),
+      identity: z.string(),
+      description: Nullable,
+      language: Nullable,
+      topics: z.array(z.string()),
+      archived: z.boolean(),
+      fork: z.boolean(),
+      visibility: Nullable,
+      default_branch: Nullable,
+      clone_url: Nullable,
+      ssh_url: Nullable,
+      web_url: Nullable,
+      pushed_at: Nullable,
+      updated_at: Nullable,
+      stars: z.number().nullable(),
+      has: z.array(z.string()),
+      first_indexed_at: z.string(),
+    })
+    // The identity is what the graph and materialize go by: it must be the one its parts make.
+    .refine((r) => r.identity === identityOf(r.provider, r.namespace, r.name));
+
+  const OrgIndexFileSchema = z.object({
+    schema: z.literal(1),
     provider: z.enum(['github', 'gitlab']),
-    id: z.string(),
-    namespace: z.string().regex(NAMESPACE_RE),
-    name: z.string().regex(REPO_NAME_RE),
-    full_name: z.string(),
-    identity: z.string(),
-    description: Nullable,
-    language: Nullable,
-    topics: z.array(z.string()),
-    archived: z.boolean(),
-    fork: z.boolean(),
-    visibility: Nullable,
-    default_branch: Nullable,
-    clone_url: Nullable,
-    ssh_url: Nullable,
-    web_url: Nullable,
-    pushed_at: Nullable,
-    updated_at: Nullable,
-    stars: z.number().nullable(),
-    has: z.array(z.string()),
-    first_indexed_at: z.string(),
-  })
-  // The identity is what the graph and materialize go by: it must be the one its parts make.
-  .refine((r) => r.identity === identityOf(r.provider, r.namespace, r.name));
+    namespace: z.string(),
+    kind: z.enum(['org', 'user', 'group']),
+    indexed_at: z.string(),
+    /** The API root asked (never a token). */
+    api: z.string(),
+    pages: z.number(),
+    truncated: z.boolean(),
+    repos: z.array(IndexedRepoSchema),
+  });
 
-const OrgIndexFileSchema = z.object({
-  schema: z.literal(1),
-  provider: z.enum(['github', 'gitlab']),
-  namespace: z.string(),
-  kind: z.enum(['org', 'user', 'group']),
-  indexed_at: z.string(),
-  /** The API root asked (never a token). */
-  api: z.string(),
-  pages: z.number(),
-  truncated: z.boolean(),
-  repos: z.array(IndexedRepoSchema),
-});
+  return { IndexedRepoSchema, OrgIndexFileSchema };
+}
 
-export type IndexedRepo = z.infer<typeof IndexedRepoSchema>;
-export type OrgIndexFile = z.infer<typeof OrgIndexFileSchema>;
+let built: ReturnType<typeof buildOrgIndexSchema> | undefined;
+const orgIndexSchema = () => {
+  built ??= buildOrgIndexSchema();
+  return built;
+};
+
+type Schemas = ReturnType<typeof buildOrgIndexSchema>;
+export type IndexedRepo = z.infer<Schemas['IndexedRepoSchema']>;
+export type OrgIndexFile = z.infer<Schemas['OrgIndexFileSchema']>;
 
 /** One file per namespace: `/` of a GitLab subgroup becomes `~` (never a folder of its own). */
 export function orgFileRel(provider: OrgProvider, namespace: string): string {
@@ -109,7 +121,7 @@ function readOrgFile(root: string, rel: string): OrgIndexFile | undefined {
   const r = tryReadFileBounded(join(realRoot, rel), { maxBytes: ORG_FILE_MAX_BYTES, root: realRoot });
   if (!r.ok) return undefined;
   try {
-    const parsed = OrgIndexFileSchema.safeParse(JSON.parse(r.bytes.toString('utf8')));
+    const parsed = orgIndexSchema().OrgIndexFileSchema.safeParse(JSON.parse(r.bytes.toString('utf8')));
     // A damaged or foreign file reads as absent (a workspace clone can ship .hub/): the next `org index` rewrites it.
     return parsed.success ? parsed.data : undefined;
   } catch {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Catalog, validateCatalog } from '../catalog/index.js';
 import { ValidationError } from '../infra/index.js';
-import { ManifestSchema } from '../model/index.js';
+import { manifestSchemas } from '../model/index.js';
 import { importRepoManifestXml, safeName } from './import-repo-manifest.js';
 import { parseXml } from './import-repo-manifest-xml.js';
 
@@ -75,7 +75,7 @@ describe('importRepoManifestXml on an AOSP excerpt', () => {
   it('reports the include it could not read, and produces a valid hub manifest', () => {
     expect(result.counts.includes_missing).toBe(1);
     expect(result.warnings.join('\n')).toMatch(/line \d+: <include name="snippets\/lineage.xml"> not found/);
-    const manifest = ManifestSchema.parse(result.manifest);
+    const manifest = manifestSchemas().ManifestSchema.parse(result.manifest);
     const catalog = new Catalog({ path: '/w/.hub.yml', root: '/w', manifest, legacy: [] });
     expect(validateCatalog(catalog, { filesystem: false })).toEqual([]);
   });
