@@ -16,7 +16,13 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError, writeFileAtomicSync } from '../../infra/index.js';
+import {
+  DOCUMENT_BOUNDS,
+  findDepthViolation,
+  RefusedError,
+  resolveReal,
+  writeFileAtomicSync,
+} from '../../infra/index.js';
 import {
   checkLegacyShape,
   type EventLog,
@@ -221,7 +227,20 @@ export interface LocalEventLog extends EventLog {
 }
 
 export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
-  const logDir = () => join(ports.realDir(), LOG_DIR);
+  /**
+   * The log folder's real path, inside the state folder: a cloned workspace can ship `coord.events.log` as a
+   * symlink out of it, and every segment would be read and written there.
+   */
+  const logDir = () => {
+    const real = ports.realDir();
+    const dir = resolveReal(real, join(real, LOG_DIR));
+    if (!dir)
+      throw new RefusedError(
+        `the events log folder ${join(real, LOG_DIR)} resolves outside the state folder ${real}; move it aside`,
+        { file: join(real, LOG_DIR), rule: 'log_inside_state' },
+      );
+    return dir;
+  };
   const perSegment = ports.segmentEvents ?? SEGMENT_EVENTS;
   const work: LogWork = { listings: 0, entriesListed: 0, bytesRead: 0 };
 
@@ -239,7 +258,9 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     const out: number[] = [];
     for (const e of entries) {
       const m = e.isFile() ? SEGMENT_RE.exec(e.name) : null;
-      if (m) out.push(Number(m[1]));
+      const first = m ? Number(m[1]) : 0;
+      // Sequences start at 1 and stay exact integers: a name past 2^53 (planted) is none of the log's.
+      if (first >= 1 && Number.isSafeInteger(first)) out.push(first);
     }
     return out.sort((a, b) => a - b);
   };
