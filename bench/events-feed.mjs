@@ -323,7 +323,6 @@ async function goals(m, localDir, time) {
       workspaceId,
       env: {},
       clientConfig: { credentials: CREDENTIALS },
-      maxAttempts: 10_000,
     });
     await m.createDynamoStore(opts('init')).init();
     g.writers8_dynamodb = await writers8(m, () => m.createDynamoStore(opts('w8')), PER_WRITER);

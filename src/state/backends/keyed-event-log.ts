@@ -10,7 +10,6 @@ import {
   refuseImport,
   retentionFloor,
 } from '../event-log.js';
-import { backoffMs } from '../store.js';
 
 /**
  * The events log of a backend with conditional creates of keyed records (DynamoDB: one item per event; MongoDB:
@@ -34,6 +33,10 @@ export const COMPACTION_GRACE_MS = 3_600_000;
 export const COMPACT_EVERY = 1000;
 /** Sequences tried one after another after a lost race, before asking for the newest again. */
 const MAX_PROBES = 16;
+/** How long a writer keeps trying after lost races (ms), beyond its maxAttempts. */
+const RACE_BUDGET_MS = 30_000;
+/** Longest random wait after a lost race (ms): 2^losses, full jitter, up to this. */
+const LOST_RACE_CAP_MS = 64;
 /** Most records one compaction removes (the next one goes on). */
 const COMPACT_BATCH = 10_000;
 
@@ -102,12 +105,16 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
   const log: EventLog = {
     async append(event) {
       let lastErr: unknown;
-      // After a lost race the sequence tried exists: the next one is tried at once, a few times, before asking
-      // for the newest again after a pause (many writers on one log).
+      // After a lost race the sequence tried exists: the next one is tried, a few times, before asking for the
+      // newest again. Each retry waits a random while that doubles with the losses in a row (full jitter): writers
+      // that lost together spread out instead of racing each other again for the same number, round after round.
       let probe: number | undefined;
-      let probes = 0;
-      for (let attempt = 0; attempt < port.maxAttempts; attempt++) {
-        if (attempt > 0 && probe === undefined) await sleep(backoffMs(Math.min(attempt, 4)));
+      let losses = 0;
+      const started = Date.now();
+      // At least maxAttempts tries, and as many as fit in RACE_BUDGET_MS: with many writers on one log a writer
+      // can lose a hundred races in a row, and giving up would fail the operation that recorded the event.
+      for (let attempt = 0; attempt < port.maxAttempts || Date.now() - started < RACE_BUDGET_MS; attempt++) {
+        if (losses > 0) await sleep(Math.floor(Math.random() * Math.min(LOST_RACE_CAP_MS, 2 ** losses)));
         const fresh = cached && now() - cached.at < timing.cacheTrustMs;
         const last = probe ?? (fresh ? cached!.last : await newest());
         const seq = last + 1;
@@ -118,8 +125,8 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
           if (!(err instanceof StateConflictError)) throw err;
           cached = undefined;
           lastErr = err;
-          probe = ++probes < MAX_PROBES ? seq : undefined;
-          if (probe === undefined) probes = 0;
+          losses++;
+          probe = losses % MAX_PROBES === 0 ? undefined : seq;
           continue;
         }
         cached = { last: seq, at: now() };
@@ -127,8 +134,8 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
         return { seq, id: record.id };
       }
       throw new StateConflictError(
-        `recording an event lost the race for the next sequence ${port.maxAttempts} times; try again`,
-        { document: 'coord.events', attempts: port.maxAttempts, cause: (lastErr as Error)?.message },
+        `recording an event lost the race for the next sequence ${losses} times in ${Math.round((Date.now() - started) / 1000)} s (many writers on one log); nothing was recorded: try again`,
+        { document: 'coord.events', attempts: losses, cause: (lastErr as Error)?.message },
       );
     },
 
