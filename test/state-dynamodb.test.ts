@@ -39,8 +39,10 @@ runStoreConformance('dynamodb', async () => {
   const opened = [dynaliteStore(d, { workspaceId })];
   return {
     store: opened[0]!,
+    // Other handles race this one for the next sequence as other processes do (within one process, handles on
+    // the same log take turns).
     reopen: () => {
-      const s = dynaliteStore(d, { workspaceId });
+      const s = dynaliteStore(d, { workspaceId, logTurns: 'handle' });
       opened.push(s);
       return s;
     },
@@ -49,6 +51,7 @@ runStoreConformance('dynamodb', async () => {
         workspaceId,
         retention: { count: 20, days: 0 },
         logTiming: { cacheTrustMs: 0, graceMs: 0 },
+        logTurns: 'handle',
       });
       opened.push(s);
       return s;
@@ -87,7 +90,7 @@ describe('dynamodb backend specifics', () => {
 
   it('records every event of 4 writers racing for the next sequence, even when a writer loses more races in a row than its attempts (maxAttempts: 1)', async () => {
     const handles = Array.from({ length: 4 }, () =>
-      dynaliteStore(d, { workspaceId: 'race-budget', maxAttempts: 1 }),
+      dynaliteStore(d, { workspaceId: 'race-budget', maxAttempts: 1, logTurns: 'handle' }),
     );
     const per = 15;
     const acked = await Promise.all(

@@ -233,11 +233,14 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
    */
   const logDir = () => {
     const real = ports.realDir();
-    const dir = resolveReal(real, join(real, LOG_DIR));
+    const path = join(real, LOG_DIR);
+    // Not there yet (nor, maybe, the state folder): created as a plain folder by the first append.
+    if (!exists(path)) return path;
+    const dir = resolveReal(real, path);
     if (!dir)
       throw new RefusedError(
-        `the events log folder ${join(real, LOG_DIR)} resolves outside the state folder ${real}; move it aside`,
-        { file: join(real, LOG_DIR), rule: 'log_inside_state' },
+        `the events log folder ${path} resolves outside the state folder ${real}; move it aside`,
+        { file: path, rule: 'log_inside_state' },
       );
     return dir;
   };
