@@ -19,7 +19,8 @@ import { inTurn } from '../in-turn.js';
  * never share a number, and a writer that dies before its create leaves no gap (no separate counter item, which
  * would need a transaction to move with the event: dynalite has none). A writer remembers the last sequence it
  * created and tries the next one directly (one request per event); when another writer got there first it asks
- * for the newest record and tries again.
+ * for the newest record and tries again. Handles of one process on the same log take turns (`turnKey`), so only
+ * processes race each other.
  *
  * Compaction deletes records older than retention, never the newest one and never one created less than
  * COMPACTION_GRACE_MS ago: a writer trusts its remembered sequence for CACHE_TRUST_MS only, so the record after it
