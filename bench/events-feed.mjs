@@ -5,7 +5,8 @@
 // with after_seq); an objective change (its write and its recorded event) against the write alone. Then the
 // issue-31 goals (`goals` in the output): recording with 100,000 events retained against 100 (local, memory); a
 // poll by after_seq with nothing new at 100,000 retained (local, in process); 8 writers x 1,000 events on every
-// backend (local, memory, http through a real hub server, dynamodb on dynalite): gaps, duplicates, lost; and
+// backend (local, memory, http through a real hub server, dynamodb on dynalite, mongodb when HUB_TEST_MONGODB_URL
+// names a server): gaps, duplicates, lost; and
 // DynamoDB recording against a raw conditional put of the same item (dynalite).
 // Usage: node bench/events-feed.mjs [--events 400] [--polls 50] [--retained 100000] [--per-writer 1000] [--quick]
 // (stdout: exactly one JSON object; progress on stderr). src/ is bundled with esbuild into a temp file.
@@ -52,7 +53,7 @@ const RETAINED_ROUNDS = QUICK ? 10 : 30;
 
 async function bundle(dir) {
   return importSrc(join(dir, 'events.mjs'), [
-    "export { createDynamoStore, createHttpStore, createLocalStore, createMemoryStore, loadDynamoSdk } from './src/state/index.ts';",
+    "export { createDynamoStore, createHttpStore, createLocalStore, createMemoryStore, createMongoStore, loadDynamoSdk, resolveMongoTarget } from './src/state/index.ts';",
     "export { eventsFeed, recordEvent, upsertObjective } from './src/coord/index.ts';",
     "export { startHubServer } from './src/surfaces/http/index.ts';",
   ]);
@@ -313,6 +314,31 @@ async function goals(m, localDir, time) {
   } finally {
     await server.close();
   }
+
+  // MongoDB only against a server the caller names (as its tests): a fresh workspace of the collection, removed after.
+  const mongoUrl = process.env.HUB_TEST_MONGODB_URL;
+  if (mongoUrl) {
+    progress(
+      `8 writers x ${PER_WRITER} events: mongodb (${m.resolveMongoTarget({ url: mongoUrl }).shownUrl})`,
+    );
+    const target = m.resolveMongoTarget({ url: mongoUrl, collection: 'hub_state_bench' });
+    const workspaceId = `bench-${process.pid}-${Date.now()}`;
+    try {
+      g.writers8_mongodb = await writers8(
+        m,
+        () => m.createMongoStore({ target, orgId: 'bench', workspaceId }),
+        PER_WRITER,
+      );
+    } finally {
+      const { MongoClient } = await import('mongodb');
+      const client = new MongoClient(mongoUrl);
+      await client
+        .db(target.database)
+        .collection(target.collection)
+        .deleteMany({ '_id.workspace_id': workspaceId });
+      await client.close();
+    }
+  } else g.writers8_mongodb = 'skipped: set HUB_TEST_MONGODB_URL=mongodb://... to run it against a server';
 
   progress(`8 writers x ${PER_WRITER} events: dynamodb (dynalite); record against a raw conditional put`);
   const dl = await startDynalite();
