@@ -39,8 +39,10 @@ runStoreConformance('dynamodb', async () => {
   const opened = [dynaliteStore(d, { workspaceId })];
   return {
     store: opened[0]!,
+    // Other handles race this one for the next sequence as other processes do (within one process, handles on
+    // the same log take turns).
     reopen: () => {
-      const s = dynaliteStore(d, { workspaceId });
+      const s = dynaliteStore(d, { workspaceId, logTurns: 'handle' });
       opened.push(s);
       return s;
     },
@@ -49,6 +51,7 @@ runStoreConformance('dynamodb', async () => {
         workspaceId,
         retention: { count: 20, days: 0 },
         logTiming: { cacheTrustMs: 0, graceMs: 0 },
+        logTurns: 'handle',
       });
       opened.push(s);
       return s;
@@ -84,6 +87,23 @@ describe('dynamodb backend specifics', () => {
       c.destroy();
     }
   };
+
+  it('records every event of 4 writers racing for the next sequence, even when a writer loses more races in a row than its attempts (maxAttempts: 1)', async () => {
+    const handles = Array.from({ length: 4 }, () =>
+      dynaliteStore(d, { workspaceId: 'race-budget', maxAttempts: 1, logTurns: 'handle' }),
+    );
+    const per = 15;
+    const acked = await Promise.all(
+      handles.map(async (h, w) => {
+        const seqs: number[] = [];
+        for (let i = 0; i < per; i++)
+          seqs.push((await h.events!.append({ id: `w${w}-${i}`, source: 's', kind: 'K', data: {} })).seq!);
+        return seqs;
+      }),
+    );
+    expect(acked.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 4 * per }, (_, i) => i + 1));
+    for (const h of handles) await h.close?.();
+  });
 
   it('keys items by org and workspace (ids encoded) and by document name', async () => {
     const a = dynaliteStore(d, { orgId: 'acme#WS#x', workspaceId: 'ws/1' });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubError, StateConflictError, UnauthorizedError, ValidationError } from '../src/infra/index.js';
 import { createContext } from '../src/ops/index.js';
-import { createHttpStore, updateDocument } from '../src/state/index.js';
+import { createHttpStore, createLocalStore, updateDocument } from '../src/state/index.js';
 import { createTempDir, removeTempDir } from './fixtures/index.js';
 import { type RunningServer, startTestServer } from './http-server.js';
 import { runStoreConformance } from './state-conformance.js';
@@ -23,10 +23,25 @@ async function thrown(p: Promise<unknown>): Promise<HubError> {
 runStoreConformance('http', async () => {
   const dir = createTempDir('hub-state-http-');
   const srv = await startTestServer({ root: dir });
+  let compactingServer: Promise<RunningServer> | undefined;
   return {
     store: createHttpStore({ url: srv.base, timeoutMs: 10_000 }),
     reopen: () => createHttpStore({ url: srv.base, timeoutMs: 10_000 }),
+    // A second server on the same folder whose store keeps 20 events in segments of 10: it compacts as clients
+    // of both append, racing them.
+    compacting: async () => {
+      compactingServer ??= startTestServer({
+        root: dir,
+        store: createLocalStore({
+          dir: join(dir, '.hub'),
+          retention: { count: 20, days: 0 },
+          segmentEvents: 10,
+        }),
+      });
+      return createHttpStore({ url: (await compactingServer).base, timeoutMs: 10_000 });
+    },
     cleanup: async () => {
+      await (await compactingServer)?.close();
       await srv.close();
       removeTempDir(dir);
     },

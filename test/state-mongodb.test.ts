@@ -40,10 +40,12 @@ if (SERVER) {
   const target = resolveMongoTarget({ url: SERVER, collection: 'hub_state_conformance' });
   runStoreConformance('mongodb', async () => {
     const workspaceId = `test-${randomUUID()}`;
-    const open = () => createMongoStore({ target, orgId: 'conformance', workspaceId, timeoutMs: 5000 });
+    const open = (logTurns?: 'handle') =>
+      createMongoStore({ target, orgId: 'conformance', workspaceId, timeoutMs: 5000, logTurns });
     return {
       store: open(),
-      reopen: open,
+      // Another handle races this one for the next sequence as another process does.
+      reopen: () => open('handle'),
       compacting: () =>
         createMongoStore({
           target,
@@ -52,6 +54,7 @@ if (SERVER) {
           timeoutMs: 5000,
           retention: { count: 20, days: 0 },
           logTiming: { cacheTrustMs: 0, graceMs: 0 },
+          logTurns: 'handle',
         }),
       cleanup: async () => {
         const client = new MongoClient(SERVER);

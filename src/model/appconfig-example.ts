@@ -12,7 +12,7 @@ state:
   # org_id: _                       # env HUB_STATE_ORG_ID
   # workspace_id: derived from the workspace root (env HUB_STATE_WORKSPACE_ID)
   timeout_ms: 10000
-  # events:                         # the recorded events feed, an append-only log
+  # events:                         # the recorded events feed, an append-only log (user config only)
   #   retain_count: 10000           # the newest this many are always kept
   #   retain_days: 30               # older ones go too, never below the newest 5,000 (0: no age bound)
   # dynamodb:

@@ -101,14 +101,16 @@ function buildAppConfigSchema() {
       .int()
       .min(100)
       .default(10_000)
-      .describe('The newest this many recorded events are always kept; older ones are compacted away.'),
+      .describe(
+        'The newest this many recorded events are always kept; older ones are compacted away. Only the user config or --appconfig may set it, never a hub.config.yaml found in the workspace.',
+      ),
     retain_days: z
       .number()
       .int()
       .min(0)
       .default(30)
       .describe(
-        'Events older than this many days are compacted away too, but never below the newest 5,000 (0: no age bound).',
+        'Events older than this many days are compacted away too, but never below the newest 5,000 (0: no age bound). Only the user config or --appconfig may set it, never a hub.config.yaml found in the workspace.',
       ),
   });
 

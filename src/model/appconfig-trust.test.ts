@@ -52,6 +52,9 @@ describe('a workspace hub.config.yaml', () => {
     ['merge.validators', 'merge:\n  validators:\n    - [sh, -c, evil]\n', 2],
     ['workspace.allowed_outside_paths', 'workspace:\n  allowed_outside_paths: [/etc]\n', 2],
     ['server.allowed_hosts', 'server:\n  allowed_hosts: [evil.example]\n', 2],
+    // Lowering the events log's retention would erase history other agents rely on (issue 31).
+    ['state.events.retain_count', 'state:\n  events:\n    retain_count: 100\n', 3],
+    ['state.events.retain_days', 'state:\n  events:\n    retain_days: 1\n', 3],
     // The author of a cloned workspace would know the token of the server it starts (issue 25).
     ['server.token', `server:\n  token: ${'k'.repeat(40)}\n`, 2],
   ])('may not set %s: refused naming the key, the file, the line and the rule', (key, text, line) => {
@@ -171,6 +174,8 @@ describe('trusted sources', () => {
       'workspace.manifest_max_bytes',
       'state.dynamodb.endpoint',
       'state.mongodb.url',
+      'state.events.retain_count',
+      'state.events.retain_days',
       'server.allowed_hosts',
       'server.token',
     ]);

@@ -40,6 +40,16 @@ export const TRUSTED_ONLY_KEYS: ReadonlyArray<{ key: string; path: readonly stri
     what: "the MongoDB server hub connects to (its options can make the driver use the user's AWS credentials or read local key files)",
   },
   {
+    key: 'state.events.retain_count',
+    path: ['state', 'events', 'retain_count'],
+    what: 'how many recorded events the shared events log keeps (a lower one erases history other agents rely on)',
+  },
+  {
+    key: 'state.events.retain_days',
+    path: ['state', 'events', 'retain_days'],
+    what: 'how long the shared events log keeps recorded events (a lower one erases history other agents rely on)',
+  },
+  {
     key: 'server.allowed_hosts',
     path: ['server', 'allowed_hosts'],
     what: 'Host names the HTTP server accepts besides loopback (its DNS-rebinding guard)',

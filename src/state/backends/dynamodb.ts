@@ -50,6 +50,11 @@ export interface DynamoStoreOptions {
   retention?: EventRetention;
   /** How long a writer trusts its last sequence, and the youngest record compaction removes (tests lower both). */
   logTiming?: LogTiming;
+  /**
+   * `process` (default): appends of every handle on the same log in this process take turns; `handle`: this
+   * handle races the others for the next sequence as another process would (tests of the race).
+   */
+  logTurns?: 'process' | 'handle';
 }
 
 /**
@@ -226,6 +231,10 @@ export function createDynamoStore(opts: DynamoStoreOptions): DocumentStore {
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
     maxAttempts,
     timing: opts.logTiming,
+    turnKey:
+      opts.logTurns === 'handle'
+        ? undefined
+        : ['dynamodb', endpoint ?? '', region ?? '', table, pk].join('\0'),
     async create(seq, _record, line, at) {
       await send(
         'PutItem',

@@ -10,7 +10,7 @@ import {
   refuseImport,
   retentionFloor,
 } from '../event-log.js';
-import { backoffMs } from '../store.js';
+import { inTurn } from '../in-turn.js';
 
 /**
  * The events log of a backend with conditional creates of keyed records (DynamoDB: one item per event; MongoDB:
@@ -19,7 +19,8 @@ import { backoffMs } from '../store.js';
  * never share a number, and a writer that dies before its create leaves no gap (no separate counter item, which
  * would need a transaction to move with the event: dynalite has none). A writer remembers the last sequence it
  * created and tries the next one directly (one request per event); when another writer got there first it asks
- * for the newest record and tries again.
+ * for the newest record and tries again. Handles of one process on the same log take turns (`turnKey`), so only
+ * processes race each other.
  *
  * Compaction deletes records older than retention, never the newest one and never one created less than
  * COMPACTION_GRACE_MS ago: a writer trusts its remembered sequence for CACHE_TRUST_MS only, so the record after it
@@ -32,8 +33,10 @@ export const CACHE_TRUST_MS = 60_000;
 export const COMPACTION_GRACE_MS = 3_600_000;
 /** Compaction runs after the append whose sequence is a multiple of this. */
 export const COMPACT_EVERY = 1000;
-/** Sequences tried one after another after a lost race, before asking for the newest again. */
-const MAX_PROBES = 16;
+/** How long a writer keeps trying after lost races (ms), beyond its maxAttempts. */
+const RACE_BUDGET_MS = 30_000;
+/** Longest random wait after a lost race (ms): 2^losses, full jitter, up to this. */
+const LOST_RACE_CAP_MS = 64;
 /** Most records one compaction removes (the next one goes on). */
 const COMPACT_BATCH = 10_000;
 
@@ -59,6 +62,12 @@ export interface KeyedLogPort {
   now?: () => number;
   /** CACHE_TRUST_MS and COMPACTION_GRACE_MS (tests lower both). */
   timing?: LogTiming;
+  /**
+   * The log's identity (backend, endpoint, table or collection, partition): appends of every handle with the same
+   * key in this process take turns, in arrival order, rather than race each other for the next sequence (a server
+   * serving many clients, writers of one process). Undefined: this handle races every other, as a process does.
+   */
+  turnKey?: string;
 }
 
 export interface LogTiming {
@@ -66,11 +75,27 @@ export interface LogTiming {
   graceMs: number;
 }
 
+interface Memo {
+  last: { last: number; at: number } | undefined;
+}
+/** The memo of each log whose handles take turns in this process (few: one per log a process writes). */
+const memos = new Map<string, Memo>();
+const sharedMemo = (key: string): Memo => {
+  let m = memos.get(key);
+  if (!m) {
+    m = { last: undefined };
+    if (memos.size < 1024) memos.set(key, m);
+  }
+  return m;
+};
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createKeyedEventLog(port: KeyedLogPort): EventLog {
   const now = port.now ?? Date.now;
-  let cached: { last: number; at: number } | undefined;
+  // The last sequence this writer created, shared by the handles that take turns on the same log (the one before
+  // in the queue may be another handle's).
+  const memo: Memo = port.turnKey === undefined ? { last: undefined } : sharedMemo(port.turnKey);
   const timing = port.timing ?? { cacheTrustMs: CACHE_TRUST_MS, graceMs: COMPACTION_GRACE_MS };
 
   /** The newest sequence, migrating the legacy document when the log holds nothing yet. */
@@ -99,37 +124,50 @@ export function createKeyedEventLog(port: KeyedLogPort): EventLog {
     return last;
   };
 
+  /** One append, racing other writers for the next sequence (see `append` for the turns of one process). */
+  const appendRacing = async (event: Record<string, unknown>): Promise<{ seq: number; id: unknown }> => {
+    let lastErr: unknown;
+    // After a lost race the sequence tried exists: the next one is tried at once (two writers that met). After
+    // more losses in a row the writer waits a random while that doubles with them (full jitter: writers that
+    // lost together spread out instead of racing again for the same number), then asks for the newest: after a
+    // wait the log has moved on, and probing the next numbers one by one would only lose again.
+    let probe: number | undefined;
+    let losses = 0;
+    const started = Date.now();
+    // At least maxAttempts tries, and as many as fit in RACE_BUDGET_MS: with many writers on one log a writer
+    // can lose a hundred races in a row, and giving up would fail the operation that recorded the event.
+    for (let attempt = 0; attempt < port.maxAttempts || Date.now() - started < RACE_BUDGET_MS; attempt++) {
+      if (losses > 1) await sleep(Math.floor(Math.random() * Math.min(LOST_RACE_CAP_MS, 2 ** losses)));
+      const cached = memo.last;
+      const fresh = cached && now() - cached.at < timing.cacheTrustMs;
+      const last = probe ?? (fresh ? cached.last : await newest());
+      const seq = last + 1;
+      const { record, line } = eventRecord(event, seq);
+      try {
+        await port.create(seq, record, line, now());
+      } catch (err) {
+        if (!(err instanceof StateConflictError)) throw err;
+        memo.last = undefined;
+        lastErr = err;
+        losses++;
+        probe = losses === 1 ? seq : undefined;
+        continue;
+      }
+      memo.last = { last: seq, at: now() };
+      if (seq % COMPACT_EVERY === 0) void log.compact().catch(() => undefined);
+      return { seq, id: record.id };
+    }
+    throw new StateConflictError(
+      `recording an event lost the race for the next sequence ${losses} times in ${Math.round((Date.now() - started) / 1000)} s (many writers on one log); nothing was recorded: try again`,
+      { document: 'coord.events', attempts: losses, cause: (lastErr as Error)?.message },
+    );
+  };
+
   const log: EventLog = {
     async append(event) {
-      let lastErr: unknown;
-      // After a lost race the sequence tried exists: the next one is tried at once, a few times, before asking
-      // for the newest again after a pause (many writers on one log).
-      let probe: number | undefined;
-      let probes = 0;
-      for (let attempt = 0; attempt < port.maxAttempts; attempt++) {
-        if (attempt > 0 && probe === undefined) await sleep(backoffMs(Math.min(attempt, 4)));
-        const fresh = cached && now() - cached.at < timing.cacheTrustMs;
-        const last = probe ?? (fresh ? cached!.last : await newest());
-        const seq = last + 1;
-        const { record, line } = eventRecord(event, seq);
-        try {
-          await port.create(seq, record, line, now());
-        } catch (err) {
-          if (!(err instanceof StateConflictError)) throw err;
-          cached = undefined;
-          lastErr = err;
-          probe = ++probes < MAX_PROBES ? seq : undefined;
-          if (probe === undefined) probes = 0;
-          continue;
-        }
-        cached = { last: seq, at: now() };
-        if (seq % COMPACT_EVERY === 0) void log.compact().catch(() => undefined);
-        return { seq, id: record.id };
-      }
-      throw new StateConflictError(
-        `recording an event lost the race for the next sequence ${port.maxAttempts} times; try again`,
-        { document: 'coord.events', attempts: port.maxAttempts, cause: (lastErr as Error)?.message },
-      );
+      return port.turnKey === undefined
+        ? appendRacing(event)
+        : inTurn(port.turnKey, () => appendRacing(event));
     },
 
     async read(o = {}): Promise<EventLogRead> {

@@ -6,6 +6,7 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -15,7 +16,13 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError, writeFileAtomicSync } from '../../infra/index.js';
+import {
+  DOCUMENT_BOUNDS,
+  findDepthViolation,
+  RefusedError,
+  resolveReal,
+  writeFileAtomicSync,
+} from '../../infra/index.js';
 import {
   checkLegacyShape,
   type EventLog,
@@ -52,7 +59,37 @@ const TAIL_CHUNK = 16 * 1024;
 
 const segmentName = (first: number) => `${String(first).padStart(16, '0')}.jsonl`;
 const OPEN_READ = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const OPEN_APPEND = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+const OPEN_EXISTING = constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+const OPEN_APPEND = OPEN_EXISTING | constants.O_CREAT;
+/** Events of the log's end a handle keeps in memory (an id repeated among them gets `~2`...). */
+const RECENT_KEPT = 128;
+/** Segments another handle may have started since this one's last append, followed one by one before a listing. */
+const MAX_HOPS = 8;
+
+/** The end of a segment: the length of its whole lines, its last events, whether its last line is no event. */
+interface Tail {
+  cut: number;
+  recent: LoggedEvent[];
+  lastBad: boolean;
+}
+
+/** The newest segment, open for appending, and its tail when it was read (or known) on the way. */
+interface Opened {
+  start: number;
+  fd: number;
+  known?: Tail;
+}
+
+/** The log's end as a handle's last append left it: the newest segment, its file's identity, size and tail. */
+interface Remembered extends Tail {
+  dir: string;
+  start: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 export interface LocalLogPorts {
   /** The real `.hub/` folder (checked inside the workspace on every use). */
@@ -64,6 +101,15 @@ export interface LocalLogPorts {
   retention: EventRetention;
   /** SEGMENT_EVENTS unless given. */
   segmentEvents?: number;
+}
+
+/** What the log read from disk, counted: an append's work must not grow with what the log retains (tests). */
+export interface LogWork {
+  /** Listings of the log folder, and the entries they held. */
+  listings: number;
+  entriesListed: number;
+  /** Bytes read from segments. */
+  bytesRead: number;
 }
 
 /** Parses one line of a segment: an event object with a sequence, else undefined (set aside by readers). */
@@ -109,12 +155,13 @@ function openRegular(path: string, flags: number): number | undefined {
  * The end of a segment open on `fd` (`size` bytes): `cut`, the length of its whole lines (a killed writer's
  * half-written line is past it), and the events of the whole lines in the last chunk read (the last one at least).
  */
-function readTail(fd: number, size: number): { cut: number; recent: LoggedEvent[]; lastBad: boolean } {
+function readTail(fd: number, size: number, work?: LogWork): Tail {
   if (size === 0) return { cut: 0, recent: [], lastBad: false };
   let len = Math.min(size, TAIL_CHUNK);
   for (;;) {
     const buf = Buffer.allocUnsafe(len);
     const n = readSync(fd, buf, 0, len, size - len);
+    if (work) work.bytesRead += n;
     // On bytes, not text: the chunk may start inside a multi-byte character.
     const lastNl = buf.subarray(0, n).lastIndexOf(10);
     const cut = lastNl < 0 ? size - len : size - len + lastNl + 1;
@@ -135,7 +182,7 @@ function readTail(fd: number, size: number): { cut: number; recent: LoggedEvent[
   }
 }
 
-function readAll(fd: number): string {
+function readAll(fd: number, work: LogWork): string {
   const size = fstatSync(fd).size;
   const buf = Buffer.allocUnsafe(size);
   let off = 0;
@@ -144,6 +191,7 @@ function readAll(fd: number): string {
     if (n === 0) break;
     off += n;
   }
+  work.bytesRead += off;
   return buf.toString('utf8', 0, off);
 }
 
@@ -170,6 +218,8 @@ const fdatasyncAsync = promisify(fdatasync);
 
 /** The local log: an EventLog that can also append several events in one step, synced with the caller's write. */
 export interface LocalEventLog extends EventLog {
+  /** What this handle read from disk so far. */
+  readonly work: LogWork;
   appendMany(
     list: readonly Record<string, unknown>[],
     alsoSync?: () => Promise<void>,
@@ -177,8 +227,25 @@ export interface LocalEventLog extends EventLog {
 }
 
 export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
-  const logDir = () => join(ports.realDir(), LOG_DIR);
+  /**
+   * The log folder's real path, inside the state folder: a cloned workspace can ship `coord.events.log` as a
+   * symlink out of it, and every segment would be read and written there.
+   */
+  const logDir = () => {
+    const real = ports.realDir();
+    const path = join(real, LOG_DIR);
+    // Not there yet (nor, maybe, the state folder): created as a plain folder by the first append.
+    if (!exists(path)) return path;
+    const dir = resolveReal(real, path);
+    if (!dir)
+      throw new RefusedError(
+        `the events log folder ${path} resolves outside the state folder ${real}; move it aside`,
+        { file: path, rule: 'log_inside_state' },
+      );
+    return dir;
+  };
   const perSegment = ports.segmentEvents ?? SEGMENT_EVENTS;
+  const work: LogWork = { listings: 0, entriesListed: 0, bytesRead: 0 };
 
   /** First sequences of the segments, oldest first (regular files named as segments only). */
   const segments = (dir: string): number[] => {
@@ -189,10 +256,14 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
+    work.listings++;
+    work.entriesListed += entries.length;
     const out: number[] = [];
     for (const e of entries) {
       const m = e.isFile() ? SEGMENT_RE.exec(e.name) : null;
-      if (m) out.push(Number(m[1]));
+      const first = m ? Number(m[1]) : 0;
+      // Sequences start at 1 and stay exact integers: a name past 2^53 (planted) is none of the log's.
+      if (first >= 1 && Number.isSafeInteger(first)) out.push(first);
     }
     return out.sort((a, b) => a - b);
   };
@@ -202,7 +273,7 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     const fd = openRegular(join(dir, segmentName(first)), OPEN_READ);
     if (fd === undefined) return undefined;
     try {
-      const { recent } = readTail(fd, fstatSync(fd).size);
+      const { recent } = readTail(fd, fstatSync(fd).size, work);
       return recent.at(-1)?.seq ?? first - 1;
     } finally {
       closeSync(fd);
@@ -220,7 +291,55 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     writeFileAtomicSync(join(dir, segmentName(first)), text);
   };
 
+  /**
+   * Where this handle's last append left the log: the newest segment then, its file's identity and size after the
+   * append, and its last events. While that file is unchanged (same inode, size and time: the log's files only
+   * grow, and only a crash recovery shrinks one, back to what was acknowledged) and no segment follows it, the
+   * next append needs neither a listing of the folder nor a read of the segment's tail: it costs the same at the
+   * millionth event as at the first.
+   */
+  let end: Remembered | undefined;
+
+  /**
+   * The newest segment found from the one this handle remembers, open for appending, with its tail; undefined
+   * when that segment is gone (compacted, the folder removed) or many were started since: then the listing.
+   */
+  const fromMemory = (dir: string, remembered: Remembered | undefined): Opened | undefined => {
+    if (!remembered || remembered.dir !== dir) return undefined;
+    let start = remembered.start;
+    let known: Remembered | undefined = remembered;
+    // Segments other handles started since: each is named by the sequence after the last of the one before.
+    for (let hop = 0; hop < MAX_HOPS; hop++) {
+      const fd = openRegular(join(dir, segmentName(start)), OPEN_EXISTING);
+      if (fd === undefined) return undefined;
+      const st = fstatSync(fd);
+      const same = known && known.ino === st.ino && known.size === st.size && known.mtimeMs === st.mtimeMs;
+      const tail = same ? known! : readTail(fd, st.size, work);
+      const last = tail.recent.at(-1)?.seq ?? start - 1;
+      // A last line that is no event: the append refuses it, naming this segment.
+      if (tail.lastBad || last < start || !exists(join(dir, segmentName(last + 1))))
+        return { start, fd, known: tail };
+      closeSync(fd);
+      start = last + 1;
+      known = undefined;
+    }
+    return undefined;
+  };
+
+  /** The newest segment by the folder's listing (migrating the legacy document into an empty log), open. */
+  const fromListing = (dir: string): Opened => {
+    mkdirSync(dir, { recursive: true });
+    let segs = segments(dir);
+    if (segs.length === 0) {
+      migrate(dir);
+      segs = segments(dir);
+    }
+    const start = segs.at(-1) ?? 1;
+    return { start, fd: openRegular(join(dir, segmentName(start)), OPEN_APPEND)! };
+  };
+
   const log: LocalEventLog = {
+    work,
     async append(event) {
       return (await log.appendMany([event]))[0]!;
     },
@@ -228,28 +347,27 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     async appendMany(list, alsoSync) {
       const out = await ports.locked(async (assertHeld) => {
         const dir = logDir();
-        mkdirSync(dir, { recursive: true });
-        let segs = segments(dir);
-        if (segs.length === 0) {
-          migrate(dir);
-          segs = segments(dir);
-        }
-        let start = segs.at(-1) ?? 1;
+        // The end of the log: where this handle left it when that segment is still the newest, else the folder's.
+        // Forgotten until this append is on disk (a refused or failed one leaves nothing of its events behind).
+        const remembered = end;
+        end = undefined;
+        const found = fromMemory(dir, remembered) ?? fromListing(dir);
+        let { start, fd } = found;
         let path = join(dir, segmentName(start));
-        let fd = openRegular(path, OPEN_APPEND)!;
         let rotated = false;
         let newFile = false;
         const recorded: Array<{ seq: number; id: unknown }> = [];
         try {
           const size = fstatSync(fd).size;
-          const tail = readTail(fd, size);
+          const tail = found.known ?? readTail(fd, size, work);
           // Its sequence cannot be known: numbering on from an earlier line could give one twice.
           if (tail.lastBad)
             throw new RefusedError(
               `the last line of the events log segment ${path} is not a recorded event; move the segment aside`,
               { file: path, rule: 'log_last_line' },
             );
-          const recent = tail.recent;
+          // A copy: a refused append leaves nothing of its events behind.
+          const recent = tail.recent.slice(-RECENT_KEPT);
           let seq = recent.at(-1)?.seq ?? start - 1;
           let bytes = tail.cut;
           const lines: string[] = [];
@@ -288,6 +406,17 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           // The event's sync and the caller's (a document written in the same step) go to the disk together.
           await Promise.all([fdatasyncAsync(fd), alsoSync?.()]);
           if (newFile) syncDir(dir);
+          const after = fstatSync(fd);
+          end = {
+            dir,
+            start,
+            ino: after.ino,
+            size: after.size,
+            mtimeMs: after.mtimeMs,
+            cut: after.size,
+            recent: recent.slice(-RECENT_KEPT),
+            lastBad: false,
+          };
           return { recorded, rotated };
         } finally {
           closeSync(fd);
@@ -320,7 +449,7 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           if (fd === undefined) continue; // removed by compaction since the listing
           let text: string;
           try {
-            text = readAll(fd);
+            text = readAll(fd, work);
           } finally {
             closeSync(fd);
           }
@@ -366,7 +495,7 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           if (fd === undefined) continue;
           let lastEvent: LoggedEvent | undefined;
           try {
-            lastEvent = readTail(fd, fstatSync(fd).size).recent.at(-1);
+            lastEvent = readTail(fd, fstatSync(fd).size, work).recent.at(-1);
           } finally {
             closeSync(fd);
           }

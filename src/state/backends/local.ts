@@ -14,6 +14,7 @@ import {
 import { EMPTY_ETAG, etagOf } from '../etag.js';
 import { DEFAULT_EVENT_RETENTION, type EventRetention, LEGACY_EVENTS_DOCUMENT } from '../event-log.js';
 import { acquireLock, type HeldLock } from '../file-lock.js';
+import { inTurn } from '../in-turn.js';
 import {
   checkCollectionName,
   checkStoreDocumentName,
@@ -83,27 +84,10 @@ export interface LocalStoreOptions {
 }
 
 /**
- * One turn at a time per state folder and key within this process, in arrival order. Module-wide rather than per
- * store: several handles on one `.hub/` in one process (a server and its jobs) would otherwise race each other for
- * the lock file, and a writer that just released it wins again over one asleep in its back-off.
- */
-const turns = new Map<string, Promise<unknown>>();
-/**
  * The documents (folder and name) the current async context holds: a write from inside an update's `fn`, through
  * any handle on the same folder, is refused at once instead of queueing behind itself.
  */
 const holding = new AsyncLocalStorage<Set<string>>();
-async function inTurn<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const prev = turns.get(key) ?? Promise.resolve();
-  const run = prev.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  turns.set(key, tail);
-  try {
-    return await run;
-  } finally {
-    if (turns.get(key) === tail) turns.delete(key);
-  }
-}
 
 /**
  * Files under `.hub/`: every write happens under an inter-process lock, re-checks the ETag on disk (or, for

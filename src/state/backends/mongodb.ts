@@ -37,6 +37,11 @@ export interface MongoStoreOptions {
   retention?: EventRetention;
   /** How long a writer trusts its last sequence, and the youngest record compaction removes (tests lower both). */
   logTiming?: LogTiming;
+  /**
+   * `process` (default): appends of every handle on the same log in this process take turns; `handle`: this
+   * handle races the others for the next sequence as another process would (tests of the race).
+   */
+  logTurns?: 'process' | 'handle';
 }
 
 /** The index that serves `list` and `listAll` (documents of one org and workspace, by name). */
@@ -223,6 +228,10 @@ export function createMongoStore(opts: MongoStoreOptions): MongoDocumentStore {
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
     maxAttempts,
     timing: opts.logTiming,
+    turnKey:
+      opts.logTurns === 'handle'
+        ? undefined
+        : ['mongodb', t.url, t.database, t.collection, opts.orgId, opts.workspaceId].join('\0'),
     // A duplicate key (a sequence another writer took) maps to StateConflictError, as DynamoDB's condition.
     async create(seq, _record, line, at) {
       await run(

@@ -1,0 +1,2 @@
+import type { HostileCase } from './kit.mjs';
+export const cases: HostileCase[];
