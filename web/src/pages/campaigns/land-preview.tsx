@@ -1,0 +1,117 @@
+// What `campaign land` would do now: the dry run the status answer carries in `landing` (the train's report:
+// per repository the branch, the target, its old and new commit, the outcome and the cause of a stop). The page
+// only reads it; landing stays `hub campaign land` (or POST /v3/ops/campaigns/{slug}/land), which moves every target or none.
+import { useId } from 'react';
+import type { TrainReport, TrainRowReport } from '../../api/campaigns';
+import { Badge, type BadgeTone } from '../../components/badge';
+import { type Column, VirtualTable } from '../../components/virtual-table';
+
+const OUTCOME_TONE: Partial<Record<TrainRowReport['outcome'], BadgeTone>> = {
+  would_merge: 'ok',
+  landed: 'ok',
+  up_to_date: 'neutral',
+  held: 'neutral',
+  blocked: 'warn',
+  conflict: 'danger',
+  validation_failed: 'danger',
+  failed: 'danger',
+  moved_elsewhere: 'warn',
+  rolled_back: 'warn',
+  rollback_blocked: 'danger',
+};
+
+const short = (sha: string | null) => (sha ? sha.slice(0, 8) : '—');
+
+const COLUMNS: Column<TrainRowReport>[] = [
+  { key: 'repo', header: 'Repository', width: '11rem', render: (r) => <code>{r.repository}</code> },
+  {
+    key: 'branch',
+    header: 'Branch → target',
+    minWidth: '12rem',
+    wrap: true,
+    render: (r) => (
+      <span>
+        <code>{r.branch}</code> → <code>{r.into}</code>
+      </span>
+    ),
+  },
+  {
+    key: 'target',
+    header: 'Target moves',
+    width: '10.5rem',
+    render: (r) => (
+      <code title={`${r.old_sha ?? 'none'} → ${r.new_sha ?? 'none'}`}>
+        {short(r.old_sha)} → {short(r.new_sha)}
+      </code>
+    ),
+  },
+  {
+    key: 'outcome',
+    header: 'Outcome',
+    width: '8rem',
+    render: (r) => <Badge tone={OUTCOME_TONE[r.outcome] ?? 'neutral'}>{r.outcome}</Badge>,
+  },
+  {
+    key: 'cause',
+    header: 'Cause',
+    minWidth: '14rem',
+    wrap: true,
+    render: (r) =>
+      r.cause ? (
+        <div className="cmp-cause">
+          <span>
+            <code>{r.cause.code}</code> {r.cause.message}
+          </span>
+          {r.cause.files && r.cause.files.length > 0 && (
+            <ul className="cmp-files" aria-label={`Files of ${r.repository}`}>
+              {r.cause.files.map((f) => (
+                <li key={f}>
+                  <code>{f}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : (
+        <span className="muted">—</span>
+      ),
+  },
+];
+
+export function LandPreview({ landing }: { landing: TrainReport | null | undefined }) {
+  const id = useId();
+  return (
+    <section className="panel" aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>Land preview</h3>
+      {landing === undefined ? (
+        <p className="muted">This server does not report what landing would do.</p>
+      ) : landing === null ? (
+        <p>Every row is merged: nothing to land.</p>
+      ) : (
+        <>
+          <p className="cmp-land-summary">
+            {landing.landed ? <Badge tone="ok">would land</Badge> : <Badge tone="danger">would stop</Badge>}{' '}
+            {landing.message}
+            {landing.stopped_by.length > 0 && (
+              <>
+                {' '}
+                Stopped by <strong>{landing.stopped_by.join(', ')}</strong>.
+              </>
+            )}
+          </p>
+          <p className="muted cmp-note">
+            A dry run: nothing moved. <code>hub campaign land</code> moves every target or none.
+          </p>
+          <VirtualTable
+            rows={landing.rows}
+            columns={COLUMNS}
+            rowKey={(r) => r.repository}
+            label="Land preview rows"
+            height="45vh"
+            empty="No row to land."
+          />
+        </>
+      )}
+    </section>
+  );
+}
