@@ -67,12 +67,12 @@ export function CampaignListView({
         render: (c) => <Badge tone={CAMPAIGN_TONE[c.status]}>{c.status}</Badge>,
       },
       { key: 'progress', header: 'Merged', width: '10rem', render: (c) => <Progress counts={c} /> },
-      { key: 'repos', header: 'Repos', width: '4.5rem', render: (c) => c.repo_count },
-      { key: 'open', header: 'MR open', width: '5rem', render: (c) => c.open_mr_count },
+      { key: 'repos', header: 'Repos', width: '5rem', render: (c) => c.repo_count },
+      { key: 'open', header: 'MR open', width: '6rem', render: (c) => c.open_mr_count },
       {
         key: 'blocked',
         header: 'Blocked',
-        width: '5rem',
+        width: '6rem',
         render: (c) =>
           c.blocked_count > 0 ? <Badge tone="danger">{c.blocked_count}</Badge> : c.blocked_count,
       },

@@ -78,7 +78,8 @@ const COLUMNS: Column<StatusRow>[] = [
   {
     key: 'board',
     header: 'Board item',
-    width: '8rem',
+    width: '9rem',
+    wrap: true,
     render: (r) =>
       r.work_item ? (
         <span title={[r.work_item.provider, r.work_item.state].filter(Boolean).join(': ')}>
