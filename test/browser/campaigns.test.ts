@@ -3,6 +3,8 @@
 // campaign's rows (a `javascript:` merge request from the file is no link), lessons, open merge requests and
 // blocked rows, the land preview (a conflicting row with its files, the others would merge), a row set through the
 // CLI while the page is open, the keyboard, and dark mode.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { removeTempDir } from '../fixtures/index.js';
@@ -196,5 +198,25 @@ describeBrowser('Campaigns page', () => {
     await settled(missing);
     await missing.getByRole('alert').waitFor();
     expect(await missing.getByRole('alert').textContent()).toMatch(/no-such-campaign/);
+  });
+  it('lists 1,000 campaign files, drawing only the rows in view', async () => {
+    // Written as files (a clone ships them): 998 more make the 1,000 one listing reads.
+    const dir = join(seeded.root, '_campaigns');
+    for (let n = 0; n < 998; n++) {
+      const slug = `bulk-${String(n).padStart(4, '0')}`;
+      writeFileSync(
+        join(dir, `${slug}.yml`),
+        `schema_version: "1.0"\nslug: ${slug}\ntitle: Bulk ${n}\nstatus: active\nrepos:\n  - project: shop\n    repo: api\n    status: ${n % 2 ? 'merged' : 'pending'}\n`,
+      );
+    }
+    const page = await ui.open('/campaigns?campaign=bulk-0997');
+    await settled(page);
+    const heading = page.getByRole('heading', { name: /^Campaigns/, level: 2 });
+    await expect.poll(() => heading.textContent()).toContain('(1000)');
+    // The chosen campaign's row is scrolled into view; far fewer rows than campaigns are in the page.
+    const list = page.getByRole('region', { name: 'Campaign list' });
+    await list.getByRole('row', { name: /bulk-0997/ }).waitFor();
+    expect(await list.getByRole('row').count()).toBeLessThan(100);
+    expect(await page.getByRole('article', { name: /Bulk 997/ }).isVisible()).toBe(true);
   });
 });
