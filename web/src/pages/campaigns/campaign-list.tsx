@@ -68,7 +68,7 @@ export function CampaignListView({
       },
       { key: 'progress', header: 'Merged', width: '10rem', render: (c) => <Progress counts={c} /> },
       { key: 'repos', header: 'Repos', width: '5rem', render: (c) => c.repo_count },
-      { key: 'open', header: 'MR open', width: '6rem', render: (c) => c.open_mr_count },
+      { key: 'open', header: 'MR open', width: '6.5rem', render: (c) => c.open_mr_count },
       {
         key: 'blocked',
         header: 'Blocked',

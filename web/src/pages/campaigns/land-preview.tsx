@@ -26,23 +26,31 @@ const COLUMNS: Column<TrainRowReport>[] = [
   { key: 'repo', header: 'Repository', width: '11rem', render: (r) => <code>{r.repository}</code> },
   {
     key: 'branch',
-    header: 'Branch → target',
-    minWidth: '12rem',
+    header: 'Branch',
+    minWidth: '11rem',
     wrap: true,
     render: (r) => (
-      <span>
-        <code>{r.branch}</code> → <code>{r.into}</code>
+      <span title={r.branch_sha ?? 'missing'}>
+        <code>{r.branch}</code> <code className="muted">{short(r.branch_sha)}</code>
       </span>
     ),
   },
   {
     key: 'target',
-    header: 'Target moves',
-    width: '10.5rem',
+    header: 'Target',
+    minWidth: '11rem',
+    wrap: true,
+    // A dry run names the target's commit now; a landing also the commit it moved to.
     render: (r) => (
-      <code title={`${r.old_sha ?? 'none'} → ${r.new_sha ?? 'none'}`}>
-        {short(r.old_sha)} → {short(r.new_sha)}
-      </code>
+      <span title={`${r.old_sha ?? 'none'}${r.new_sha ? ` → ${r.new_sha}` : ''}`}>
+        <code>{r.into}</code> <code className="muted">{short(r.old_sha)}</code>
+        {r.new_sha && r.new_sha !== r.old_sha && (
+          <>
+            {' '}
+            → <code>{short(r.new_sha)}</code>
+          </>
+        )}
+      </span>
     ),
   },
   {
@@ -92,12 +100,6 @@ export function LandPreview({ landing }: { landing: TrainReport | null | undefin
           <p className="cmp-land-summary">
             {landing.landed ? <Badge tone="ok">would land</Badge> : <Badge tone="danger">would stop</Badge>}{' '}
             {landing.message}
-            {landing.stopped_by.length > 0 && (
-              <>
-                {' '}
-                Stopped by <strong>{landing.stopped_by.join(', ')}</strong>.
-              </>
-            )}
           </p>
           <p className="muted cmp-note">
             A dry run: nothing moved. <code>hub campaign land</code> moves every target or none.
