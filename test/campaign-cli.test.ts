@@ -265,6 +265,56 @@ describe('campaign commands', () => {
     expect(missing.error).toMatchObject({ code: 'not_found', details: { suggestions: ['bump-log'] } });
   });
 
+  it('set places a row for land and plan: branch, into, patterns and budget written, removed, and refused when bad', () => {
+    const set = (...more: string[]) => [
+      'campaign',
+      'set',
+      '--slug',
+      'bump-log',
+      '--repo',
+      'pay/api',
+      ...more,
+    ];
+    const r = ok(
+      set(
+        '--branch',
+        'feat/slog-v2',
+        '--into',
+        'develop',
+        '--pattern',
+        'go.mod',
+        '--pattern',
+        'internal/**',
+        '--budget',
+        '6000',
+      ),
+    );
+    expect(r.row).toMatchObject({
+      branch: 'feat/slog-v2',
+      into: 'develop',
+      patterns: ['go.mod', 'internal/**'],
+      budget: 6000,
+    });
+    expect(readFileSync(file('bump-log'), 'utf8')).toMatch(/branch: feat\/slog-v2\n\s+into: develop\n/);
+    const cleared = ok(set('--branch', '', '--pattern', ''));
+    expect(cleared.row.branch).toBeUndefined();
+    expect(cleared.row.patterns).toBeUndefined();
+    expect(cleared.row.into).toBe('develop');
+    const bad = fails(set('--into', 'main..x'));
+    expect(bad.error).toMatchObject({
+      code: 'validation',
+      details: { field: 'into', rule: 'git check-ref-format --branch' },
+    });
+    expect(fails(['campaign', 'set', '--slug', 'bump-log', '--branch', 'x']).error.details.field).toBe(
+      'repo',
+    );
+    // The plan reads them (numbers from the command line, as every numeric flag).
+    const plan = ok(['campaign', 'plan', '--slug', 'bump-log', '--budget', '8000', '--dry-run']);
+    const api = plan.plan.items.find((i: Json) => i.repository === 'pay/api');
+    expect(api).toMatchObject({ context_budget: 6000 });
+    expect(plan.plan.items.find((i: Json) => i.repository !== 'pay/api').context_budget).toBe(8000);
+  });
+
   it('lessons are appended and listed; context events --campaign finds the campaign, its objectives and approvals', () => {
     const a = ok([
       'campaign',

@@ -72,7 +72,19 @@ export function setField(doc: Document, key: string, value: unknown): void {
   setKey(doc, rootMap(doc), key, value, TOP_ORDER);
 }
 
-const ROW_ORDER = ['project', 'repo', 'role', 'status', 'mr', 'note', 'work_item'];
+const ROW_ORDER = [
+  'project',
+  'repo',
+  'role',
+  'status',
+  'mr',
+  'note',
+  'branch',
+  'into',
+  'patterns',
+  'budget',
+  'work_item',
+];
 
 function rowMap(doc: Document, index: number): YAMLMap {
   const row = doc.getIn(['repos', index], true);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { branchNameProblem } from '../acl/index.js';
 import { NAME_RE } from '../model/index.js';
 
 /** Campaign statuses; `complete`, `done` and `in-progress` are older spellings read on load (legacy.ts). */
@@ -35,6 +36,11 @@ export const CAMPAIGN_LIMITS = {
   query_chars: 500,
   url_chars: 2000,
   short_chars: 200,
+  /** Claim patterns of one row (`campaign plan`), and the length of each. */
+  patterns: 64,
+  pattern_chars: 500,
+  /** Largest token budget of one row's context. */
+  budget: 10_000_000,
   /** Campaign files one listing reads (the rest are reported, not read). */
   files: 1000,
 } as const;
@@ -50,6 +56,12 @@ const Name = z.string().regex(NAME_RE, 'must be a project or repository name ([A
 
 /** `project/repo`. */
 export const REPO_REF_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A git branch name (`branch`, `into` of a row): what `git check-ref-format --branch` takes. */
+const Branch = z.string().superRefine((v, c) => {
+  const problem = branchNameProblem(v);
+  if (problem) c.addIssue({ code: 'custom', message: `is not a valid branch name: ${problem}` });
+});
 
 /** A link to an item on a board: the item's id there, and the board state it had when hub last synced it. */
 export const WorkItemSchema = z.looseObject({
@@ -82,6 +94,17 @@ export const RowSchema = z.looseObject({
   mr: text(CAMPAIGN_LIMITS.url_chars).optional(),
   note: text(CAMPAIGN_LIMITS.note_chars).optional(),
   work_item: WorkItemSchema.optional(),
+  /** The branch `campaign land` lands (default: the checkout's `campaign/<slug>` branch). */
+  branch: Branch.optional(),
+  /** The target it lands on (default: `campaign land`'s `into`, main). */
+  into: Branch.optional(),
+  /** Claim patterns of the row's task in `campaign plan` (default `**`). */
+  patterns: z
+    .array(text(CAMPAIGN_LIMITS.pattern_chars).min(1))
+    .max(CAMPAIGN_LIMITS.patterns, `at most ${CAMPAIGN_LIMITS.patterns} patterns`)
+    .optional(),
+  /** Token budget of the row's task context in `campaign plan`. */
+  budget: z.number().int().min(0).max(CAMPAIGN_LIMITS.budget).optional(),
 });
 export type CampaignRow = z.infer<typeof RowSchema>;
 
@@ -111,6 +134,8 @@ export const CampaignSchema = z.looseObject({
   created: text(64).optional(),
   updated: text(64).optional(),
   work_item: WorkItemSchema.optional(),
+  /** In `campaign plan`, every other row's task waits for the reference implementation's. */
+  reference_first: z.boolean().optional(),
   selection: SelectionSchema.prefault({}),
   repos: z
     .array(RowSchema)

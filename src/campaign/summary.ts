@@ -1,4 +1,5 @@
 import type { Objective } from '../coord/index.js';
+import type { TrainReport } from '../train/index.js';
 import {
   type Campaign,
   type CampaignRow,
@@ -80,6 +81,15 @@ export interface CampaignStatusView extends CampaignCounts {
   lessons: Lesson[];
   /** Rows whose objective names a merge request the row does not (the row may want `campaign set`). */
   mr_hints: Array<{ repo: string; mr_url: string }>;
+  /** Rows with an open merge request: the row's `mr`, else its objective's `mr_url` (null when neither names one). */
+  open_mrs: Array<{ repo: string; mr: string | null }>;
+  /** Blocked rows and why: the row's note, and what landing now would stop at for them (`landing`'s cause). */
+  blocked: Array<{ repo: string; note: string | null; landing_cause: string | null }>;
+  /**
+   * What `campaign land` would do now for the rows not merged (its dry run: each row's branch, target, old and new
+   * head, outcome and cause); null when every row is merged or the preview was not asked for.
+   */
+  landing: TrainReport | null;
 }
 
 /** The status view of a campaign, with the objectives `campaign expand` made for its rows. */
@@ -87,6 +97,7 @@ export function statusView(
   campaign: Campaign,
   file: string,
   objectives: readonly Objective[],
+  landing: TrainReport | null = null,
 ): CampaignStatusView {
   const byId = new Map(objectives.map((o) => [o.id, o]));
   const repos: StatusRow[] = campaign.repos.map((row) => {
@@ -124,5 +135,19 @@ export function statusView(
         ? [{ repo: `${r.project}/${r.repo}`, mr_url: r.objective.mr_url }]
         : [],
     ),
+    open_mrs: repos.flatMap((r) =>
+      r.status === 'mr-open'
+        ? [{ repo: `${r.project}/${r.repo}`, mr: r.mr ?? r.objective?.mr_url ?? null }]
+        : [],
+    ),
+    blocked: repos.flatMap((r) => {
+      if (r.status !== 'blocked') return [];
+      const repo = `${r.project}/${r.repo}`;
+      const cause = landing?.rows.find((l) => l.repository === repo)?.cause;
+      return [
+        { repo, note: r.note ?? null, landing_cause: cause ? `${cause.code}: ${cause.message}` : null },
+      ];
+    }),
+    landing,
   };
 }

@@ -7,12 +7,19 @@ import {
   boardConnection,
   type Campaign,
   type CampaignPlace,
+  type CampaignRow,
+  campaignObjectiveId,
   campaignPlace,
   githubBoard,
+  OBJECTIVE_STATUS_OF_ROW,
 } from '../campaign/index.js';
 import { didYouMean, suggestionText } from '../catalog/index.js';
+import { objectiveListing, upsertObjective } from '../coord/index.js';
 import { NotFoundError, ValidationError } from '../infra/index.js';
+import { applyWhereStored } from './apply-where-stored.js';
 import type { OpContext } from './context.js';
+import { coordDeps } from './coord-deps.js';
+import type { HttpBinding } from './registry.js';
 
 /** The campaigns folder of this workspace (`workspace.campaigns_path`, HUB_WORKSPACE_CAMPAIGNS_PATH). */
 export function campaignPlaceOf(ctx: OpContext): CampaignPlace {
@@ -75,4 +82,26 @@ function notARow(campaign: Campaign, ref: string, field: string): never {
     `${field}: campaign '${campaign.slug}' has no row for '${ref}'${suggestionText(suggestions)}`,
     { field, value: ref, rule: 'campaign_row', suggestions },
   );
+}
+
+/** The objective of a row, brought in line with the row (status, merge request) when expand made one. */
+export async function rollUpToObjective(
+  ctx: OpContext,
+  slug: string,
+  row: CampaignRow,
+): Promise<string | null> {
+  const id = campaignObjectiveId(slug, row.project, row.repo);
+  const deps = coordDeps(ctx);
+  const { objectives } = await objectiveListing(deps);
+  if (!objectives.some((o) => o.id === id)) return null;
+  const status = OBJECTIVE_STATUS_OF_ROW[row.status];
+  const fields = {
+    id,
+    ...(status ? { status } : {}),
+    ...(row.mr ? { mr_url: row.mr } : {}),
+  };
+  if (!status && !row.mr) return id;
+  const route: HttpBinding = { method: 'POST', route: '/v3/ops/objectives', input: 'body' };
+  await applyWhereStored(ctx, route, fields, (d) => upsertObjective(d, fields, { root: ctx.root() }));
+  return id;
 }

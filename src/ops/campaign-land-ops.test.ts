@@ -6,8 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { branchWith, buildWorkspace, git, headOfBranch, removeTempDir } from '../../test/fixtures/index.js';
 import { HubError } from '../infra/index.js';
 import { campaignLand, campaignPlan } from './campaign-land-ops.js';
+import { campaignExpand, campaignStatus, campaignValidate } from './campaign-ops.js';
 import { createContext } from './create-context.js';
 import { invoke } from './invoke.js';
+import { objectiveList } from './objective-ops.js';
 import type { AnyOperation } from './registry.js';
 import { taskReady } from './task-ops.js';
 
@@ -140,5 +142,103 @@ describe('campaign plan', () => {
     expect(JSON.stringify(ready)).not.toContain('shop-web');
     const flat = await w.run(campaignPlan, { slug: 'rename-flag', reference_first: false, dry_run: true });
     expect(flat.plan.items.every((i: { depends_on?: string[] }) => i.depends_on === undefined)).toBe(true);
+  });
+});
+
+describe('campaign land and the row objectives', () => {
+  it("moves each landed row's objective to done, as campaign set does", async () => {
+    const w = workspace();
+    const made = await w.run(campaignExpand, { slug: 'rename-flag' });
+    expect(made.objectives).toHaveLength(3);
+    const statusOf = async () =>
+      Object.fromEntries(
+        ((await w.run(objectiveList, { limit: 100 })).objectives as Array<{ id: string; status: string }>)
+          .filter((o) => o.id.startsWith('campaign-rename-flag-'))
+          .map((o) => [o.id, o.status]),
+      );
+    expect(Object.values(await statusOf())).not.toContain('done');
+    await w.run(campaignLand, { slug: 'rename-flag', into: 'integration' });
+    expect(await statusOf()).toEqual({
+      'campaign-rename-flag-shop-api': 'done',
+      'campaign-rename-flag-shop-web': 'done',
+      'campaign-rename-flag-shop-worker': 'done',
+    });
+  });
+});
+
+describe('campaign status: the combined view', () => {
+  it('shows open merge requests, blocked rows with their cause, and what landing would do now, changing nothing', async () => {
+    const w = workspace(`  - project: shop
+    repo: gone
+    status: blocked
+    note: waiting on the owners
+`);
+    const web = w.repoDirs['shop/web']!;
+    branchWith(web, 'integration', 'integration', { 'config.yml': 'flag: theirs\n' });
+    const worker = w.repoDirs['shop/worker']!;
+    branchWith(worker, 'flag-rename-by-hand', 'main', { 'config.yml': 'flag: new\n' });
+    writeFileSync(
+      w.file,
+      readFileSync(w.file, 'utf8').replace(
+        'repo: worker\n    status: routed\n',
+        'repo: worker\n    status: routed\n    branch: flag-rename-by-hand\n',
+      ),
+    );
+    const before = w.heads();
+    const text = readFileSync(w.file, 'utf8');
+    const v = await w.run(campaignStatus, { slug: 'rename-flag', into: 'integration' });
+    expect(v.open_mrs).toEqual([{ repo: 'shop/api', mr: null }]);
+    expect(v.landing.dry_run).toBe(true);
+    expect(
+      v.landing.rows.map((r: { repository: string; branch: string; outcome: string }) => [
+        r.repository,
+        r.branch,
+        r.outcome,
+      ]),
+    ).toEqual([
+      ['shop/api', 'campaign/rename-flag', 'would_merge'],
+      ['shop/web', 'campaign/rename-flag', 'conflict'],
+      ['shop/worker', 'flag-rename-by-hand', 'would_merge'],
+      ['shop/gone', 'campaign/rename-flag', 'blocked'],
+    ]);
+    expect(v.landing.rows[1].cause).toMatchObject({ code: 'conflict', files: ['config.yml'] });
+    expect(v.landing.rows[3].cause.code).toBe('unknown_repository');
+    expect(v.landing.stopped_by).toEqual(['shop/web', 'shop/gone']);
+    expect(v.blocked).toEqual([
+      {
+        repo: 'shop/gone',
+        note: 'waiting on the owners',
+        landing_cause: expect.stringMatching(/^unknown_repository: /),
+      },
+    ]);
+    expect(w.heads()).toEqual(before);
+    expect(readFileSync(w.file, 'utf8')).toBe(text);
+    // Without the preview, and with every row merged, landing is null.
+    expect((await w.run(campaignStatus, { slug: 'rename-flag', landing: false })).landing).toBeNull();
+    writeFileSync(w.file, text.replace(/status: (routed|mr-open|blocked)/g, 'status: merged'));
+    expect((await w.run(campaignStatus, { slug: 'rename-flag' })).landing).toBeNull();
+  });
+});
+
+describe('campaign rows: branch, into, patterns and budget are part of the format', () => {
+  it('validates them without calling them unknown, and refuses a branch git would not take, naming the field', async () => {
+    const w = workspace();
+    const ok = await w.run(campaignValidate, { slug: 'rename-flag' });
+    expect(ok.valid).toBe(true);
+    expect(JSON.stringify(ok.campaigns[0].problems)).not.toMatch(/budget|patterns|reference_first/);
+    writeFileSync(
+      w.file,
+      readFileSync(w.file, 'utf8').replace(
+        '    budget: 3000\n',
+        '    budget: 3000\n    branch: "bad..name"\n',
+      ),
+    );
+    const bad = await w.run(campaignValidate, { slug: 'rename-flag' });
+    expect(bad.valid).toBe(false);
+    expect(JSON.stringify(bad)).toMatch(/repos\.0\.branch|repos\[0\]\.branch/);
+    expect(JSON.stringify(bad)).toContain("contains '..'");
+    const err = await w.run(campaignLand, { slug: 'rename-flag', dry_run: true }).catch((e: HubError) => e);
+    expect(err).toBeInstanceOf(HubError);
+    expect((err as HubError).code).not.toBe('internal');
   });
 });

@@ -1,53 +1,26 @@
 import * as z from 'zod';
 import {
   type Campaign,
-  type CampaignRow,
-  pickCampaignBranch,
   readCampaign,
   recordCampaignEvent,
   rowRef,
   setRowFields,
   updateCampaign,
 } from '../campaign/index.js';
-import { runGit, ValidationError } from '../infra/index.js';
+import { ValidationError } from '../infra/index.js';
 import { type CreateGraphInput, createGraph, type GraphWrite } from '../taskgraph/index.js';
 import { type PlanRow, planCampaignGraph, type TrainReport } from '../train/index.js';
-import { campaignPlaceOf } from './campaign-deps.js';
+import { campaignPlaceOf, rollUpToObjective } from './campaign-deps.js';
+import { campaignTrainRows, DEFAULT_LAND_INTO } from './campaign-train.js';
 import { cliHelp } from './cli-help.js';
-import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
-import { mergeTarget } from './merge-deps.js';
 import { runTrain, trainLines } from './merge-train-ops.js';
 import { defineOp, WRITES } from './registry.js';
 
-// The campaign's side of the landing train and of the plan: rows read from the campaign document, the train and
-// the graph built by src/train/. Keys a row may carry beyond the format (the schema keeps unknown keys):
-// `branch`, `into`, `patterns`, `budget`; on the document, `reference_first`.
+// The campaign's side of the landing train and of the plan: rows read from the campaign document (their branch,
+// into, patterns and budget), the train and the graph built by src/train/.
 
 const slugField = cliHelp(z.string().min(1), 'Campaign slug (its file is <slug>.yml).');
-
-/** Default target of `campaign land` when neither the request nor a row names one. */
-export const DEFAULT_LAND_INTO = 'main';
-
-type Loose = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
-/** The local branch names of a checkout (one `for-each-ref`). */
-async function localBranches(root: string): Promise<string[]> {
-  const r = await runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads'], { cwd: root });
-  return r.code === 0 ? r.stdout.split('\n').filter(Boolean) : [];
-}
-
-/**
- * The branch of a row: its `branch` key, else the campaign branch of its checkout (`campaign/<slug>`, else a
- * branch named for the campaign), else `campaign/<slug>` (the train then reports it missing).
- */
-async function rowBranch(ctx: OpContext, row: CampaignRow, slug: string): Promise<string> {
-  const given = str((row as Loose).branch);
-  if (given) return given;
-  const root = (await mergeTarget(ctx, rowRef(row))).root;
-  return (root ? pickCampaignBranch(await localBranches(root), slug) : undefined) ?? `campaign/${slug}`;
-}
 
 export interface CampaignLandResult extends TrainReport {
   slug: string;
@@ -81,13 +54,12 @@ export const campaignLand = defineOp({
         `slug: every row of campaign '${input.slug}' is merged already; nothing to land`,
         { field: 'slug', value: input.slug, rule: 'a row not merged' },
       );
-    const rows = [];
-    for (const { row } of open)
-      rows.push({
-        repository: rowRef(row),
-        branch: await rowBranch(ctx, row, input.slug),
-        into: str((row as Loose).into) ?? input.into ?? DEFAULT_LAND_INTO,
-      });
+    const rows = await campaignTrainRows(
+      ctx,
+      open.map(({ row }) => row),
+      input.slug,
+      input.into,
+    );
     const report = await runTrain(ctx, rows, input.dry_run, { campaign: input.slug });
     const done = new Set(
       report.landed ? report.rows.filter((r) => r.outcome === 'landed' || r.outcome === 'up_to_date') : [],
@@ -102,6 +74,8 @@ export const campaignLand = defineOp({
         },
         { now: ctx.now() },
       );
+      // Each landed row's objective follows, as with `campaign set`.
+      for (const { row } of merged) await rollUpToObjective(ctx, input.slug, { ...row, status: 'merged' });
       await recordCampaignEvent(
         coordDeps(ctx).store,
         'CampaignRowUpdated',
@@ -133,20 +107,12 @@ export function campaignPlanInput(
   campaign: Campaign,
   opts: { reference_first?: boolean; budget?: number },
 ): CreateGraphInput {
-  const rows: PlanRow[] = campaign.repos.map((row) => {
-    const r = row as Loose;
-    const patterns = Array.isArray(r.patterns)
-      ? r.patterns.filter((p): p is string => typeof p === 'string')
-      : [];
-    return {
-      repository: rowRef(row),
-      ...(patterns.length > 0 ? { patterns } : {}),
-      ...(typeof r.budget === 'number' && Number.isInteger(r.budget) && r.budget >= 0
-        ? { budget: r.budget }
-        : {}),
-    };
-  });
-  const referenceFirst = opts.reference_first ?? (campaign as Loose).reference_first === true;
+  const rows: PlanRow[] = campaign.repos.map((row) => ({
+    repository: rowRef(row),
+    ...(row.patterns && row.patterns.length > 0 ? { patterns: row.patterns } : {}),
+    ...(row.budget === undefined ? {} : { budget: row.budget }),
+  }));
+  const referenceFirst = opts.reference_first ?? campaign.reference_first === true;
   return planCampaignGraph({
     slug: campaign.slug,
     title: campaign.title,
@@ -180,7 +146,7 @@ export const campaignPlan = defineOp({
   input: z.strictObject({
     slug: slugField,
     reference_first: z.boolean().optional().describe('Other rows wait for the reference.'),
-    budget: z.number().int().min(0).max(10_000_000).optional().describe('Token budget per node.'),
+    budget: z.coerce.number().int().min(0).max(10_000_000).optional().describe('Token budget per node.'),
     dry_run: z.boolean().default(false).describe('Plan only; write nothing.'),
   }),
   gate: 'active',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkBranchName } from '../acl/index.js';
 import {
   CAMPAIGN_LIMITS,
   CAMPAIGN_SCHEMA_VERSION,
@@ -8,7 +9,6 @@ import {
   type CampaignRow,
   type CampaignStatusView,
   type CampaignSummary,
-  campaignObjectiveId,
   checkCampaigns,
   checkRepoRef,
   checkRepoRefs,
@@ -17,7 +17,6 @@ import {
   type ExpandItem,
   expandObjectives,
   listCampaignFiles,
-  OBJECTIVE_STATUS_OF_ROW,
   parseTagArgs,
   planExpand,
   ROW_STATUSES,
@@ -32,15 +31,15 @@ import {
   summarize,
   updateCampaign,
 } from '../campaign/index.js';
-import { objectiveListing, upsertObjective } from '../coord/index.js';
+import { objectiveListing } from '../coord/index.js';
 import { HubError, ValidationError } from '../infra/index.js';
-import { applyWhereStored } from './apply-where-stored.js';
-import { campaignPlaceOf, rowIndex } from './campaign-deps.js';
+import { campaignPlaceOf, rollUpToObjective, rowIndex } from './campaign-deps.js';
+import { DEFAULT_LAND_INTO, landingPreview } from './campaign-train.js';
 import { cliHelp } from './cli-help.js';
-import type { OpContext } from './context.js';
 import { coordDeps } from './coord-deps.js';
 import { table } from './format.js';
-import { defineOp, type HttpBinding, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
+import { trainLines } from './merge-train-ops.js';
+import { defineOp, READ_ONLY, WRITES, WRITES_IDEMPOTENT } from './registry.js';
 
 // No maxLength in the schema: checkSlug bounds it (64) and says the rule; the tool list stays short.
 export const slugField = cliHelp(z.string().min(1), 'Campaign slug (its file is <slug>.yml).');
@@ -74,24 +73,6 @@ function checkMr(mr: string | undefined): string | undefined {
       rule: 'http_url',
     });
   return v;
-}
-
-/** The objective of a row, brought in line with the row (status, merge request) when expand made one. */
-async function rollUpToObjective(ctx: OpContext, slug: string, row: CampaignRow): Promise<string | null> {
-  const id = campaignObjectiveId(slug, row.project, row.repo);
-  const deps = coordDeps(ctx);
-  const { objectives } = await objectiveListing(deps);
-  if (!objectives.some((o) => o.id === id)) return null;
-  const status = OBJECTIVE_STATUS_OF_ROW[row.status];
-  const fields = {
-    id,
-    ...(status ? { status } : {}),
-    ...(row.mr ? { mr_url: row.mr } : {}),
-  };
-  if (!status && !row.mr) return id;
-  const route: HttpBinding = { method: 'POST', route: '/v3/ops/objectives', input: 'body' };
-  await applyWhereStored(ctx, route, fields, (d) => upsertObjective(d, fields, { root: ctx.root() }));
-  return id;
 }
 
 const summaryRows = (list: CampaignSummary[]) =>
@@ -258,16 +239,30 @@ export const campaignList = defineOp({
 
 export const campaignStatus = defineOp({
   id: 'campaign.status',
-  summary: 'Campaign rows, objectives and counts.',
+  summary:
+    'Campaign rows, objectives and counts, open merge requests, blocked rows, and what landing would do now.',
   description:
-    "One campaign: its fields, counts per row status, each row with its objective's status, mr_url and approval_id.",
-  input: z.strictObject({ slug: slugField }),
+    "One campaign: its fields, counts per row status, each row with its objective's status, mr_url and approval_id; " +
+    'open merge requests; blocked rows with their cause; and `landing`, the dry run of campaign land for the rows ' +
+    'not merged (changes nothing; `landing: false` skips it).',
+  input: z.strictObject({
+    slug: slugField,
+    into: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Target the landing preview assumes (default ${DEFAULT_LAND_INTO}).`),
+    landing: z.boolean().default(true).describe('Include the landing preview (false skips it).'),
+  }),
   gate: 'active',
   attributes: READ_ONLY,
   handler: async (ctx, input): Promise<CampaignStatusView> => {
     const loaded = readCampaign(campaignPlaceOf(ctx), input.slug);
     const { objectives } = await objectiveListing(coordDeps(ctx));
-    return statusView(loaded.campaign, loaded.file, objectives);
+    const landing = input.landing
+      ? await landingPreview(ctx, loaded.campaign.repos, input.slug, input.into)
+      : null;
+    return statusView(loaded.campaign, loaded.file, objectives, landing);
   },
   cli: {
     command: 'campaign status',
@@ -285,6 +280,18 @@ export const campaignStatus = defineOp({
           ]),
           ['REPO', 'STATUS', 'OBJECTIVE', 'MR', 'NOTE'],
         ),
+        ...(v.open_mrs.length > 0
+          ? ['open merge requests:', ...v.open_mrs.map((m) => `  ${m.repo} ${m.mr ?? '(no URL recorded)'}`)]
+          : []),
+        ...(v.blocked.length > 0
+          ? [
+              'blocked:',
+              ...v.blocked.map(
+                (b) => `  ${b.repo}: ${[b.note, b.landing_cause].filter(Boolean).join('; ') || '(no note)'}`,
+              ),
+            ]
+          : []),
+        ...(v.landing ? ['landing now (dry run):', ...trainLines(v.landing).map((l) => `  ${l}`)] : []),
       ].join('\n'),
   },
   mcp: { tool: 'hub_campaign_status', when: 'Use when checking progress.' },
@@ -324,12 +331,52 @@ export const campaignValidate = defineOp({
   http: [{ method: 'GET', route: '/v3/ops/campaigns/validate', input: 'query' }],
 });
 
+/** The row keys `campaign set` writes for branch, into, pattern and budget (undefined removes a key). */
+function rowPlacement(input: {
+  branch?: string;
+  into?: string;
+  pattern?: string[];
+  budget?: number;
+}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of ['branch', 'into'] as const) {
+    const v = input[field]?.trim();
+    if (v === undefined) continue;
+    out[field] = v === '' ? undefined : checkBranchName(v, field);
+  }
+  if (input.pattern !== undefined) {
+    const list = input.pattern.map((p) => p.trim());
+    if (list.length === 0 || (list.length === 1 && list[0] === '')) out.patterns = undefined;
+    else {
+      if (list.length > CAMPAIGN_LIMITS.patterns)
+        throw new ValidationError(`pattern: ${list.length} patterns; at most ${CAMPAIGN_LIMITS.patterns}`, {
+          field: 'pattern',
+          rule: `max ${CAMPAIGN_LIMITS.patterns} patterns`,
+        });
+      list.forEach((p, i) => {
+        if (p === '')
+          throw new ValidationError(`pattern[${i}]: empty; give a glob such as src/**`, {
+            field: `pattern[${i}]`,
+            rule: 'non-empty',
+          });
+        checkText(p, `pattern[${i}]`, CAMPAIGN_LIMITS.pattern_chars);
+      });
+      out.patterns = list;
+    }
+  }
+  if (input.budget !== undefined) out.budget = input.budget;
+  return out;
+}
+
 export const campaignSet = defineOp({
   id: 'campaign.set',
-  summary: "Set a campaign row's `status`, `mr` or `note` (without `repo`: the campaign's `status`).",
+  summary:
+    "Set a campaign row's `status`, `mr`, `note`, `branch`, `into`, `pattern` or `budget` (without `repo`: the campaign's `status`).",
   description:
     'With repo: the row of that repository (status pending, routed, mr-open, merged or blocked; mr a URL; an ' +
-    "empty note or mr removes it); the row's objective, when expand made one, follows (status, mr_url). Without " +
+    'empty note, mr, branch or into removes it; branch and into are what campaign land lands; pattern and budget ' +
+    "what campaign plan gives the row's task, a single empty pattern removes them); the row's objective, when " +
+    'expand made one, follows (status, mr_url). Without ' +
     'repo: status is the campaign status (draft, active, completed, archived). Comments and other lines of the ' +
     'file are kept.',
   input: z.strictObject({
@@ -342,6 +389,19 @@ export const campaignSet = defineOp({
       .describe(`Row: ${ROW_STATUSES.join(', ')}; campaign: ${CAMPAIGN_STATUSES.join(', ')}.`),
     mr: z.string().optional().describe('Merge or pull request URL of the row ("" removes it).'),
     note: z.string().optional().describe('A short note on the row ("" removes it).'),
+    branch: z.string().optional().describe('The branch campaign land lands for the row ("" removes it).'),
+    into: z.string().optional().describe('The target it lands on ("" removes it).'),
+    pattern: z
+      .array(z.string())
+      .optional()
+      .describe('Claim patterns of the row\'s task in campaign plan (one "" removes them).'),
+    budget: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(CAMPAIGN_LIMITS.budget)
+      .optional()
+      .describe("Token budget of the row's task context in campaign plan."),
   }),
   gate: 'active',
   attributes: WRITES_IDEMPOTENT,
@@ -349,12 +409,16 @@ export const campaignSet = defineOp({
     const place = campaignPlaceOf(ctx);
     const mr = checkMr(input.mr);
     const note = checkText(input.note, 'note', CAMPAIGN_LIMITS.note_chars);
+    const placement = rowPlacement(input);
     if (input.repo === undefined) {
-      if (mr !== undefined || note !== undefined)
-        throw new ValidationError('repo: mr and note belong to a row; name it (repo p/r)', {
-          field: 'repo',
-          rule: 'required',
-        });
+      if (mr !== undefined || note !== undefined || Object.keys(placement).length > 0)
+        throw new ValidationError(
+          'repo: mr, note, branch, into, pattern and budget belong to a row; name it (repo p/r)',
+          {
+            field: 'repo',
+            rule: 'required',
+          },
+        );
       if (input.status === undefined)
         throw new ValidationError('status: give the campaign status, or a repo and what to set on its row', {
           field: 'status',
@@ -380,11 +444,19 @@ export const campaignSet = defineOp({
         objective_id: null,
       };
     }
-    if (input.status === undefined && mr === undefined && note === undefined)
-      throw new ValidationError('status: give at least one of status, mr and note for the row', {
-        field: 'status',
-        rule: 'required',
-      });
+    if (
+      input.status === undefined &&
+      mr === undefined &&
+      note === undefined &&
+      Object.keys(placement).length === 0
+    )
+      throw new ValidationError(
+        'status: give at least one of status, mr, note, branch, into, pattern and budget for the row',
+        {
+          field: 'status',
+          rule: 'required',
+        },
+      );
     const status = input.status as RowStatus | undefined;
     if (status !== undefined && !(ROW_STATUSES as readonly string[]).includes(status))
       throw new ValidationError(
@@ -401,6 +473,7 @@ export const campaignSet = defineOp({
           ...(status === undefined ? {} : { status }),
           ...(mr === undefined ? {} : { mr: mr === '' ? undefined : mr }),
           ...(note === undefined ? {} : { note: note === '' ? undefined : note }),
+          ...placement,
         });
         return i;
       },

@@ -21,3 +21,4 @@ export {
   type TrainRow,
   type TrainRowReport,
 } from './schema.js';
+export { summarize as summarizeTrain } from './summary.js';

@@ -52,6 +52,9 @@ export const CAUSE_CODES = [
   'target_moved',
   'ref_update_failed',
   'moved_after_landing',
+  // A preview's rows (`campaign status`) that no train could take yet:
+  'unknown_repository',
+  'not_checked_out',
 ] as const;
 
 export const TrainCauseSchema = z.object({
