@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { removeTempDir } from '../fixtures/index.js';
+import { git, removeTempDir } from '../fixtures/index.js';
 import {
   BOARD_URL,
   type CampaignWorkspace,
@@ -15,6 +15,7 @@ import {
   GOOD_MR,
   HOSTILE_MR,
   LESSON,
+  REPOS,
   seedCampaigns,
 } from './campaign-seed.js';
 import { hubIn } from './coord-seed.js';
@@ -112,6 +113,8 @@ describeBrowser('Campaigns page', () => {
 
   it('previews the landing: the conflicting row with its files, the others would merge; nothing moves', async () => {
     const before = hubIn(seeded.root, ['campaign', 'status', '--slug', 'rename-flag', '--json']).stdout;
+    const heads = () => REPOS.map((r) => git(seeded.repoDirs[`shop/${r}`]!, ['rev-parse', 'main']));
+    const headsBefore = heads();
     const page = await ui.open('/campaigns?campaign=rename-flag');
     await settled(page);
     const preview = page.getByRole('region', { name: 'Land preview rows' });
@@ -126,6 +129,7 @@ describeBrowser('Campaigns page', () => {
     expect(await page.getByText('would stop').count()).toBe(1);
     // Reading the preview changed nothing: no row, no branch.
     expect(hubIn(seeded.root, ['campaign', 'status', '--slug', 'rename-flag', '--json']).stdout).toBe(before);
+    expect(heads()).toEqual(headsBefore);
   });
 
   it('shows a row set through the CLI while the page is open, without a reload', async () => {

@@ -21,11 +21,8 @@ export interface CampaignList {
   problems: CampaignFileProblem[];
 }
 
-/** The status answer with what `campaign status` adds for landing (fields a server may not send yet). */
-export type CampaignStatusAnswer = CampaignStatusView & {
-  /** The dry run of `campaign land` now; null when every row is merged. */
-  landing?: TrainReport | null;
-};
+/** GET .../status: the rows with their objectives, open merge requests, blocked rows, and `landing` (the dry run). */
+export type CampaignStatusAnswer = CampaignStatusView;
 
 const live = (refetchInterval: number | false) => ({ refetchInterval, staleTime: 0 });
 

@@ -3,14 +3,14 @@
 // lessons. Everything from GET /v3/ops/campaigns/{slug}/status; text from the file is shown as text, and only
 // http(s) URLs become links.
 import { useId, useState } from 'react';
-import type { CampaignStatusAnswer, StatusRow } from '../../api/campaigns';
+import type { CampaignStatusAnswer } from '../../api/campaigns';
 import { Badge } from '../../components/badge';
 import { RelativeTime } from '../../components/relative-time';
 import { SafeLink } from '../../components/safe-link';
 import { CAMPAIGN_TONE } from './campaign-list';
 import { LandPreview } from './land-preview';
 import { Progress } from './progress';
-import { RowsTable, rowRef } from './rows-table';
+import { RowsTable } from './rows-table';
 
 /** Lessons shown at first; Show more adds as many again (a campaign holds up to 1,000). */
 const LESSON_PAGE = 50;
@@ -79,22 +79,21 @@ function Facts({ v }: { v: CampaignStatusAnswer }) {
   );
 }
 
-function OpenMergeRequests({ rows }: { rows: readonly StatusRow[] }) {
+function OpenMergeRequests({ items }: { items: CampaignStatusAnswer['open_mrs'] }) {
   const id = useId();
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>
-        Open merge requests <span className="muted">({rows.length})</span>
+        Open merge requests <span className="muted">({items.length})</span>
       </h3>
-      {rows.length === 0 ? (
+      {items.length === 0 ? (
         <p className="muted">No row has an open merge request.</p>
       ) : (
         <ul className="cmp-items">
-          {rows.map((r) => (
-            <li key={rowRef(r)}>
-              <code>{rowRef(r)}</code>{' '}
-              {r.mr ? <SafeLink url={r.mr} /> : <span className="muted">no merge request link</span>}
-              {r.objective && <span className="muted"> objective {r.objective.status}</span>}
+          {items.map((m) => (
+            <li key={m.repo}>
+              <code>{m.repo}</code>{' '}
+              {m.mr ? <SafeLink url={m.mr} /> : <span className="muted">no URL recorded</span>}
             </li>
           ))}
         </ul>
@@ -103,26 +102,28 @@ function OpenMergeRequests({ rows }: { rows: readonly StatusRow[] }) {
   );
 }
 
-function BlockedRows({ rows, causes }: { rows: readonly StatusRow[]; causes: Map<string, string> }) {
+function BlockedRows({ items }: { items: CampaignStatusAnswer['blocked'] }) {
   const id = useId();
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>
-        Blocked <span className="muted">({rows.length})</span>
+        Blocked <span className="muted">({items.length})</span>
       </h3>
-      {rows.length === 0 ? (
+      {items.length === 0 ? (
         <p className="muted">No row is blocked.</p>
       ) : (
         <ul className="cmp-items">
-          {rows.map((r) => {
-            const cause = r.note ?? causes.get(rowRef(r));
-            return (
-              <li key={rowRef(r)}>
-                <code>{rowRef(r)}</code>{' '}
-                {cause ? <span>{cause}</span> : <span className="muted">no cause recorded</span>}
-              </li>
-            );
-          })}
+          {items.map((b) => (
+            <li key={b.repo}>
+              <code>{b.repo}</code>{' '}
+              {b.note ?? (b.landing_cause ? null : <span className="muted">no note</span>)}
+              {b.landing_cause && (
+                <span className="cmp-cause-line">
+                  landing would stop: <code>{b.landing_cause}</code>
+                </span>
+              )}
+            </li>
+          ))}
         </ul>
       )}
     </section>
@@ -164,12 +165,6 @@ function Lessons({ lessons }: { lessons: CampaignStatusAnswer['lessons'] }) {
 
 export function CampaignDetail({ v }: { v: CampaignStatusAnswer }) {
   const id = useId();
-  const open = v.repos.filter((r) => r.status === 'mr-open');
-  const blocked = v.repos.filter((r) => r.status === 'blocked');
-  // A blocked row without a note takes its cause from the land preview, when that names one.
-  const causes = new Map<string, string>();
-  for (const r of v.landing?.rows ?? [])
-    if (r.cause) causes.set(r.repository, `${r.cause.code}: ${r.cause.message}`);
   return (
     <article className="cmp-detail" aria-labelledby={`${id}-title`}>
       <header className="cmp-detail__head">
@@ -201,10 +196,10 @@ export function CampaignDetail({ v }: { v: CampaignStatusAnswer }) {
         </p>
       )}
       <div className="cmp-pair">
-        <OpenMergeRequests rows={open} />
-        <BlockedRows rows={blocked} causes={causes} />
+        <OpenMergeRequests items={v.open_mrs} />
+        <BlockedRows items={v.blocked} />
       </div>
-      <LandPreview landing={v.landing} />
+      <LandPreview landing={v.landing} allMerged={v.merged_count === v.repo_count} />
       <RowsTable rows={v.repos} />
       <Lessons lessons={v.lessons} />
     </article>

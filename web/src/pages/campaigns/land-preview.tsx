@@ -86,15 +86,13 @@ const COLUMNS: Column<TrainRowReport>[] = [
   },
 ];
 
-export function LandPreview({ landing }: { landing: TrainReport | null | undefined }) {
+export function LandPreview({ landing, allMerged }: { landing: TrainReport | null; allMerged: boolean }) {
   const id = useId();
   return (
     <section className="panel" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Land preview</h3>
-      {landing === undefined ? (
-        <p className="muted">This server does not report what landing would do.</p>
-      ) : landing === null ? (
-        <p>Every row is merged: nothing to land.</p>
+      {landing === null ? (
+        <p>{allMerged ? 'Every row is merged: nothing to land.' : 'No land preview in this answer.'}</p>
       ) : (
         <>
           <p className="cmp-land-summary">

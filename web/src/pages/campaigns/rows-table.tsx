@@ -25,7 +25,7 @@ const OBJECTIVE_TONE: Record<string, BadgeTone> = {
   cancelled: 'warn',
 };
 
-export const rowRef = (r: Pick<StatusRow, 'project' | 'repo'>) => `${r.project}/${r.repo}`;
+const rowRef = (r: Pick<StatusRow, 'project' | 'repo'>) => `${r.project}/${r.repo}`;
 
 const COLUMNS: Column<StatusRow>[] = [
   {
