@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../fixtures/index.js';
-import { seedCoordination } from './coord-seed.js';
+import { hubIn, seedCoordination } from './coord-seed.js';
 import { describeBrowser, useBrowser } from './harness.js';
 
 const LONG_RUNBOOK =
@@ -31,6 +31,42 @@ function addLongTags(root: string): void {
       `tags: { team: ${LONG_TEAM}, tier: critical, runbook: "${LONG_RUNBOOK}", escalation: "page the identity on-call engineer first, then the platform lead" }`,
     ),
   );
+}
+
+/** A campaign with long values: a long title, note and merge request URL (its land preview finds no branches). */
+function addCampaign(root: string): void {
+  const hub = (...args: string[]) => hubIn(root, args);
+  hub(
+    'campaign',
+    'new',
+    '--slug',
+    'identity-rollout',
+    '--title',
+    'Roll the identity SDK v3 out to every service that signs or verifies tokens',
+    '--repo',
+    'platform/identity',
+    '--repo',
+    'platform/gateway',
+    '--goal',
+    `Move every caller to the v3 SDK; the runbook is ${LONG_RUNBOOK}`,
+    '--reference',
+    'platform/identity',
+  );
+  hub(
+    'campaign',
+    'set',
+    '--slug',
+    'identity-rollout',
+    '--repo',
+    'platform/gateway',
+    '--status',
+    'blocked',
+    '--note',
+    `blocked until the ${LONG_TEAM} signs off the token lifetime change`,
+    '--mr',
+    `${LONG_RUNBOOK}/merge-requests/1234567890`,
+  );
+  hub('campaign', 'lesson', 'add', '--slug', 'identity-rollout', '--text', `Read ${LONG_RUNBOOK} first.`);
 }
 
 /**
@@ -169,6 +205,7 @@ describeBrowser('Layout: narrow screens and long values', () => {
     dir = createTempDir('hub-layout-ui-');
     ws.root = seedCoordination(dir).root;
     addLongTags(ws.root);
+    addCampaign(ws.root);
   });
   afterAll(() => removeTempDir(dir));
   const ui = useBrowser(ws);
@@ -253,6 +290,12 @@ describeBrowser('Layout: narrow screens and long values', () => {
           ),
       },
       { path: '/console', heading: 'Console', name: 'console' },
+      {
+        path: '/campaigns?campaign=identity-rollout',
+        heading: 'Campaigns',
+        name: 'campaigns',
+        ready: (p) => p.getByRole('region', { name: 'Campaign rows' }).getByRole('row').nth(1).waitFor(),
+      },
     ];
 
   for (const v of VIEWS)
@@ -283,7 +326,7 @@ describeBrowser('Layout: narrow screens and long values', () => {
   it('follows every page link at 420 px', async () => {
     const page = await openAt('/workspace', 420);
     await settled(page, 'Workspace');
-    for (const name of ['Console', 'Terrain', 'Agents', 'Config Studio', 'Workspace']) {
+    for (const name of ['Campaigns', 'Console', 'Terrain', 'Agents', 'Config Studio', 'Workspace']) {
       await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name }).click();
       await page.getByRole('heading', { level: 1, name }).waitFor();
     }

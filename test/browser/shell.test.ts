@@ -14,6 +14,7 @@ const PAGES = [
   { path: '/agents', heading: 'Agents', name: 'agents' },
   { path: '/terrain', heading: 'Terrain', name: 'terrain' },
   { path: '/console', heading: 'Console', name: 'console' },
+  { path: '/campaigns', heading: 'Campaigns', name: 'campaigns' },
 ] as const;
 
 /** The page's heading is shown and nothing is loading any more. */

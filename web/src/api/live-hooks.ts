@@ -5,8 +5,21 @@ import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { type CoordEvent, type LiveSnapshot, type LiveSubscriber, liveFeed } from './live-events';
 
 /** The routes an event can change, by its kind (docs/coordination.md lists the kinds). */
-export function routesChangedBy(e: Pick<CoordEvent, 'kind' | 'source'>): string[] {
+export function routesChangedBy(e: Pick<CoordEvent, 'kind' | 'source' | 'subject' | 'data'>): string[] {
+  const own = ownRoutes(e);
+  // An event about a campaign (its own, a train's, a handoff or approval naming it in `data.campaign`) or about a
+  // row's objective (`campaign-<slug>-<project>-<repo>`) also changes the campaign's status and land preview.
+  const campaign =
+    typeof e.data?.campaign === 'string' ||
+    ((e.kind.startsWith('Objective') || e.source === 'objective') && e.subject?.startsWith('campaign-'));
+  return campaign && !own.includes(CAMPAIGNS) ? [...own, CAMPAIGNS] : own;
+}
+
+const CAMPAIGNS = '/v3/ops/campaigns';
+
+function ownRoutes(e: Pick<CoordEvent, 'kind' | 'source'>): string[] {
   const k = e.kind;
+  if (k.startsWith('Campaign') || e.source === 'campaign') return [CAMPAIGNS];
   if (k.startsWith('Objective') || e.source === 'objective') return ['/v3/ops/objectives', '/v3/ops/session'];
   if (k.startsWith('Handoff') || e.source === 'handoff') return ['/v3/ops/handoffs'];
   if (k.startsWith('Approval')) return ['/v3/ops/approvals'];

@@ -5,10 +5,10 @@
 import { liveStatusText, useLiveFeed, useRefreshNow } from '../../api/live-hooks';
 import { PollingBar, usePolling } from '../../components/polling-bar';
 import { Tabs } from '../../components/tabs';
+import { useSearchState } from '../../components/use-search-state';
 import { ObjectivesTab } from './objectives-tab';
 import { SessionsTab } from './sessions-tab';
 import { TemplatesTab } from './templates-tab';
-import { useSearchState } from './use-search-state';
 import './agents.css';
 import { useState } from 'react';
 import type { Polling } from '../../components/polling-bar';

@@ -6,9 +6,9 @@ import { Badge } from '../../components/badge';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { QueryState } from '../../components/query-state';
 import { commandLine } from '../../components/shell-words';
+import { useSearchState } from '../../components/use-search-state';
 import { DispatchPlanPanel } from './dispatch-plan';
 import { SOURCE_TONE } from './templates-tab';
-import { useSearchState } from './use-search-state';
 
 function VendorPicker({
   vendors,

@@ -3,8 +3,8 @@ import { useId } from 'react';
 import { type Catalog, type TemplateSummary, useCatalog } from '../../api/agents';
 import { Badge } from '../../components/badge';
 import { QueryState } from '../../components/query-state';
+import { useSearchState } from '../../components/use-search-state';
 import { TemplateDetail } from './template-detail';
-import { useSearchState } from './use-search-state';
 
 export const SOURCE_TONE = { bundled: 'neutral', overlay: 'info', merged: 'warn' } as const;
 
