@@ -101,6 +101,8 @@ describe('start-up loads only what the command uses', () => {
     expect(warm.code, warm.stderr).toBe(0);
     expect(JSON.parse(warm.stdout).id).toBe('platform/identity/auth-plugin');
     expect(librariesIn(warm.files)).toEqual([]);
+    // Nor the network and compression modules only the http and DynamoDB state backends use (~12 ms of CPU).
+    expect(warm.urls.filter((u) => ['node:http', 'node:https', 'node:zlib'].includes(u))).toEqual([]);
     // Few modules: the CLI's core is one chunk (scripts/core-chunk.mjs); split by operation modules it was 40+.
     expect(warm.files.filter((f) => f.startsWith(CHUNKS)).length).toBeLessThan(25);
   });

@@ -1,7 +1,9 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { HubError, sha256Hex, ValidationError } from '../../infra/index.js';
 import { canonicalJson } from '../etag.js';
 import { checkStoredSize } from '../store.js';
+
+/** node:zlib on first use: only DynamoDB items need it, and every command imports the state module. */
+const zlib = () => process.getBuiltinModule('node:zlib');
 
 /**
  * How a state document is laid out in its DynamoDB item. One table holds every org and workspace:
@@ -60,7 +62,7 @@ export function encodeDocument(pk: string, name: string, value: unknown): Encode
   const plain: Item = { ...keys, body: { S: text } };
   const plainBytes = itemBytes(plain);
   if (plainBytes <= MAX_ITEM_BYTES) return { item: plain, etag, encoding: 'body' };
-  const packed: Item = { ...keys, gz: { B: gzipSync(text) } };
+  const packed: Item = { ...keys, gz: { B: zlib().gzipSync(text) } };
   const packedBytes = itemBytes(packed);
   if (packedBytes <= MAX_ITEM_BYTES) return { item: packed, etag, encoding: 'gz' };
   throw new ValidationError(
@@ -83,7 +85,7 @@ export function decodeDocument(
   const etag = (item.etag as { S?: string } | undefined)?.S;
   const body = (item.body as { S?: string } | undefined)?.S;
   const gz = (item.gz as { B?: Uint8Array } | undefined)?.B;
-  const text = body ?? (gz ? gunzipSync(gz).toString('utf8') : undefined);
+  const text = body ?? (gz ? zlib().gunzipSync(gz).toString('utf8') : undefined);
   if (text === undefined || etag === undefined)
     throw new HubError('internal', `state document '${name}' in DynamoDB has no body or no etag attribute`, {
       document: name,
