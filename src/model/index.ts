@@ -11,6 +11,7 @@ export {
   type AppConfigLegacy,
   type AppConfigSource,
   defaultUserConfigDir,
+  ensureAppConfigFile,
   type LoadedAppConfig,
   loadAppConfig,
   locateAppConfig,
@@ -117,15 +118,14 @@ export {
   type Source,
   sourceSchemas,
 } from './source-schema.js';
+export { decodeUtf8, readUtf8File } from './utf8-file.js';
 export { dumpPlainYaml, fastYamlValue } from './yaml-fast.js';
 export { yaml } from './yaml-lib.js';
 export { renderKeepingSource, snapshotYaml } from './yaml-save.js';
 export {
-  decodeUtf8,
   formatPath,
   parseYamlSource,
   positionOf,
-  readUtf8File,
   type SourceIssue,
   YAML_LIMITS,
   type YamlLimits,

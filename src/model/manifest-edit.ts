@@ -3,9 +3,10 @@ import { writeFileAtomicSync } from '../infra/index.js';
 import { findLegacyKeys } from './legacy.js';
 import { type ManifestFile, parseManifestText } from './manifest-file.js';
 import { DEFAULT_MANIFEST_MAX_BYTES, manifestTooLarge } from './manifest-size.js';
+import { readUtf8File } from './utf8-file.js';
 import { yaml } from './yaml-lib.js';
 import { renderKeepingSource, sameJs, snapshotYaml } from './yaml-save.js';
-import { parseYamlSource, readUtf8File, yamlLimitsFor } from './yaml-source.js';
+import { parseYamlSource, yamlLimitsFor } from './yaml-source.js';
 
 const LEGACY_KEYS: Record<string, string> = {
   from_endpoint: 'from',

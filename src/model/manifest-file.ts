@@ -8,13 +8,13 @@ import { manifestLimitIssue, manifestLimitsFor } from './manifest-limits.js';
 import { type Manifest, manifestSchemas } from './manifest-schema.js';
 import { DEFAULT_MANIFEST_MAX_BYTES, manifestByteLimit, manifestTooLarge } from './manifest-size.js';
 import { schemaIssues } from './schema-issues.js';
+import { readUtf8File } from './utf8-file.js';
 import { fastYamlValue } from './yaml-fast.js';
 import {
   formatPath,
   type PrecheckOptions,
   parseYamlSource,
   positionOf,
-  readUtf8File,
   type SourceIssue,
   type YamlSource,
   yamlLimitsFor,

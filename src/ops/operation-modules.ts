@@ -226,7 +226,7 @@ export const OPERATION_MODULES = {
       m.campaignList,
       m.campaignStatus,
       m.campaignValidate,
-      m.campaignSet,
+      (await import('./campaign-set-ops.js')).campaignSet,
       m.campaignExpand,
       ...(await import('./campaign-lesson-ops.js')).campaignLessons,
     ];

@@ -1,28 +1,16 @@
 import {
   closeSync,
   constants,
-  fdatasync,
   fdatasyncSync,
   fstatSync,
-  fsyncSync,
   ftruncateSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
-  readSync,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import {
-  DOCUMENT_BOUNDS,
-  findDepthViolation,
-  RefusedError,
-  resolveReal,
-  writeFileAtomicSync,
-} from '../../infra/index.js';
+import { RefusedError, resolveReal, writeFileAtomicSync } from '../../infra/index.js';
 import {
   checkLegacyShape,
   type EventLog,
@@ -32,11 +20,29 @@ import {
   eventTime,
   type LoggedEvent,
   legacyEvents,
-  MAX_EVENT_BYTES,
   pageOf,
   refuseImport,
   retentionFloor,
 } from '../event-log.js';
+import {
+  fdatasyncAsync,
+  type LogWork,
+  OPEN_APPEND,
+  OPEN_EXISTING,
+  OPEN_READ,
+  openRegular,
+  parseLine,
+  readAll,
+  readTail,
+  SEGMENT_BYTES,
+  SEGMENT_EVENTS,
+  SEGMENT_RE,
+  syncDir,
+  type Tail,
+  writeAll,
+} from './local-log-files.js';
+
+export type { LogWork } from './local-log-files.js';
 
 /**
  * The local backend's events log: `.hub/coord.events.log/`, segment files of JSON lines named by the sequence of
@@ -50,28 +56,11 @@ import {
 
 export const LOG_DIR = 'coord.events.log';
 export const LOG_LOCK = 'coord.events.log.lock';
-export const SEGMENT_EVENTS = 1000;
-export const SEGMENT_BYTES = 4 * 1024 * 1024;
-/** Largest segment file read (a file planted in the log folder is not read whole). */
-const MAX_SEGMENT_FILE_BYTES = SEGMENT_BYTES + 2 * MAX_EVENT_BYTES;
-const SEGMENT_RE = /^(\d{16})\.jsonl$/;
-const TAIL_CHUNK = 16 * 1024;
-
 const segmentName = (first: number) => `${String(first).padStart(16, '0')}.jsonl`;
-const OPEN_READ = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const OPEN_EXISTING = constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
-const OPEN_APPEND = OPEN_EXISTING | constants.O_CREAT;
 /** Events of the log's end a handle keeps in memory (an id repeated among them gets `~2`...). */
 const RECENT_KEPT = 128;
 /** Segments another handle may have started since this one's last append, followed one by one before a listing. */
 const MAX_HOPS = 8;
-
-/** The end of a segment: the length of its whole lines, its last events, whether its last line is no event. */
-interface Tail {
-  cut: number;
-  recent: LoggedEvent[];
-  lastBad: boolean;
-}
 
 /** The newest segment, open for appending, and its tail when it was read (or known) on the way. */
 interface Opened {
@@ -102,119 +91,6 @@ export interface LocalLogPorts {
   /** SEGMENT_EVENTS unless given. */
   segmentEvents?: number;
 }
-
-/** What the log read from disk, counted: an append's work must not grow with what the log retains (tests). */
-export interface LogWork {
-  /** Listings of the log folder, and the entries they held. */
-  listings: number;
-  entriesListed: number;
-  /** Bytes read from segments. */
-  bytesRead: number;
-}
-
-/** Parses one line of a segment: an event object with a sequence, else undefined (set aside by readers). */
-function parseLine(line: string): LoggedEvent | undefined {
-  try {
-    const v: unknown = JSON.parse(line);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    // A line planted in a cloned workspace's log, nesting past what any reader can recurse through, is no event.
-    if (findDepthViolation(v, DOCUMENT_BOUNDS.depth)) return undefined;
-    const seq = (v as { seq?: unknown }).seq;
-    return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? (v as LoggedEvent) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function openRegular(path: string, flags: number): number | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, flags, 0o644);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'ENXIO')
-      throw new RefusedError(`the events log segment ${path} is not a regular file; move it aside`, {
-        file: path,
-        rule: 'regular_file',
-      });
-    throw err;
-  }
-  const st = fstatSync(fd);
-  if (!st.isFile() || st.size > MAX_SEGMENT_FILE_BYTES) {
-    closeSync(fd);
-    throw new RefusedError(
-      `the events log segment ${path} is ${st.isFile() ? `${st.size} bytes, more than a segment holds` : 'not a regular file'}; move it aside`,
-      { file: path, rule: st.isFile() ? 'segment_size' : 'regular_file' },
-    );
-  }
-  return fd;
-}
-
-/**
- * The end of a segment open on `fd` (`size` bytes): `cut`, the length of its whole lines (a killed writer's
- * half-written line is past it), and the events of the whole lines in the last chunk read (the last one at least).
- */
-function readTail(fd: number, size: number, work?: LogWork): Tail {
-  if (size === 0) return { cut: 0, recent: [], lastBad: false };
-  let len = Math.min(size, TAIL_CHUNK);
-  for (;;) {
-    const buf = Buffer.allocUnsafe(len);
-    const n = readSync(fd, buf, 0, len, size - len);
-    if (work) work.bytesRead += n;
-    // On bytes, not text: the chunk may start inside a multi-byte character.
-    const lastNl = buf.subarray(0, n).lastIndexOf(10);
-    const cut = lastNl < 0 ? size - len : size - len + lastNl + 1;
-    // The lines this chunk holds whole: after its first newline (unless it starts the file), up to the last.
-    const from = len === size ? 0 : buf.subarray(0, Math.max(0, lastNl)).indexOf(10) + 1;
-    if (lastNl >= 0 && (from > 0 || len === size)) {
-      const recent: LoggedEvent[] = [];
-      let lastBad = false;
-      for (const line of buf.toString('utf8', from, lastNl).split('\n')) {
-        const e = line === '' ? undefined : parseLine(line);
-        if (e) recent.push(e);
-        lastBad = e === undefined;
-      }
-      if (recent.length > 0 || len === size) return { cut, recent, lastBad };
-    } else if (len === size) return { cut, recent: [], lastBad: false };
-    // The last line is longer than the chunk (an event may take MAX_EVENT_BYTES): read more.
-    len = Math.min(size, len * 4);
-  }
-}
-
-function readAll(fd: number, work: LogWork): string {
-  const size = fstatSync(fd).size;
-  const buf = Buffer.allocUnsafe(size);
-  let off = 0;
-  while (off < size) {
-    const n = readSync(fd, buf, off, size - off, off);
-    if (n === 0) break;
-    off += n;
-  }
-  work.bytesRead += off;
-  return buf.toString('utf8', 0, off);
-}
-
-function writeAll(fd: number, text: string): void {
-  const buf = Buffer.from(text, 'utf8');
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some filesystems refuse fsync on a directory: harmless.
-  }
-}
-
-const fdatasyncAsync = promisify(fdatasync);
 
 /** The local log: an EventLog that can also append several events in one step, synced with the caller's write. */
 export interface LocalEventLog extends EventLog {
