@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type * as z from 'zod';
@@ -13,15 +13,9 @@ import {
   refuseTrustedKeys,
 } from './appconfig-trust.js';
 import { throwIssues, zodIssues } from './manifest-file.js';
+import { readUtf8File } from './utf8-file.js';
 import { yaml } from './yaml-lib.js';
-import {
-  formatPath,
-  parseYamlSource,
-  readUtf8File,
-  type SourceIssue,
-  type YamlSource,
-  yamlToJs,
-} from './yaml-source.js';
+import { formatPath, parseYamlSource, type SourceIssue, type YamlSource, yamlToJs } from './yaml-source.js';
 
 export const APPCONFIG_WHAT = 'application config';
 /** Workspace file names, in lookup order. */
@@ -298,6 +292,11 @@ function userAppConfigPath(cwd: string, userConfigDir: string): string | undefin
 }
 
 /** Writes config text atomically, creating the directory; keeps an existing file's mode, new files are 0600. */
+/** Makes an empty application config at `path` (mode 0600) when none is there; one that exists is left as it is. */
+export function ensureAppConfigFile(path: string): void {
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) saveAppConfig(path, '');
+}
+
 export function saveAppConfig(path: string, text: string): void {
   let mode = 0o600;
   try {

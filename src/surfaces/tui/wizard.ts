@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { HubError } from '../../infra/index.js';
-import { saveAppConfig, WORKSPACE_CONFIG_RULE } from '../../model/index.js';
+import { ensureAppConfigFile, WORKSPACE_CONFIG_RULE } from '../../model/index.js';
 import { type AppInfo, userSettingPath } from './nav.js';
 import type { OpRunner } from './op-runner.js';
 import { ask, type Prompts } from './prompts.js';
@@ -80,7 +79,7 @@ export async function runWizard(p: Prompts, ops: OpRunner, say: (line: string) =
   }
   for (const c of changes) {
     // The user's own config may not exist yet: an empty one (mode 0600) for the patch to fill.
-    if (c.appconfig && !existsSync(c.appconfig)) saveAppConfig(c.appconfig, '');
+    if (c.appconfig) ensureAppConfigFile(c.appconfig);
     const { result } = await ops.run<{ path: string }>(
       'appconfig.patch',
       { op: 'set', path: c.path, value: c.to, save: true },
