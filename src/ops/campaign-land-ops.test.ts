@@ -242,3 +242,20 @@ describe('campaign rows: branch, into, patterns and budget are part of the forma
     expect((err as HubError).code).not.toBe('internal');
   });
 });
+
+describe('campaign status: the preview stays a read', () => {
+  it('writes no object into any repository, with a row that would conflict and rows that would merge', async () => {
+    const w = workspace();
+    branchWith(w.repoDirs['shop/web']!, 'integration', 'integration', { 'config.yml': 'flag: theirs\n' });
+    const objects = () =>
+      REPOS.map((r) => git(w.repoDirs[`shop/${r}`]!, ['count-objects', '-v']).match(/^count: (\d+)/m)?.[1]);
+    const before = objects();
+    const v = await w.run(campaignStatus, { slug: 'rename-flag', into: 'integration' });
+    expect(v.landing.rows.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'would_merge',
+      'conflict',
+      'would_merge',
+    ]);
+    expect(objects()).toEqual(before);
+  });
+});

@@ -1,4 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkBranchName } from '../acl/index.js';
 import { runGit, ValidationError } from '../infra/index.js';
 import { branchHeads, checkedOutAt, gitWords } from '../merge/index.js';
@@ -97,17 +99,28 @@ export async function contains(root: string, target: string, sha: string): Promi
 }
 
 /**
- * The files merging `sha` into `target` would conflict on, found by `git merge-tree --write-tree` (objects only:
- * no worktree, no ref, no index is touched). A git error is returned as such.
+ * The files merging `sha` into `target` would conflict on, found by `git merge-tree --write-tree`: no worktree, no
+ * ref, no index is touched, and the objects it makes go to a temporary object folder (the repository's own is an
+ * alternate, read only), removed after, so a preview (`campaign status` on GET) leaves the repository as it was.
+ * A git error is returned as such.
  */
 export async function predictConflicts(
   root: string,
   target: string,
   sha: string,
 ): Promise<{ files: string[] } | { error: string }> {
-  const r = await runGit(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', target, sha], {
-    cwd: root,
-  });
+  const where = await runGit(['rev-parse', '--path-format=absolute', '--git-path', 'objects'], { cwd: root });
+  if (where.code !== 0) return { error: gitWords(where) };
+  const scratch = mkdtempSync(join(tmpdir(), 'hub-merge-tree-'));
+  let r: Awaited<ReturnType<typeof runGit>>;
+  try {
+    r = await runGit(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', target, sha], {
+      cwd: root,
+      extraEnv: { GIT_OBJECT_DIRECTORY: scratch, GIT_ALTERNATE_OBJECT_DIRECTORIES: where.stdout.trim() },
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
   if (r.code > 1) return { error: gitWords(r) };
   const parts = r.stdout.split('\0').filter(Boolean);
   return { files: r.code === 1 ? [...new Set(parts.slice(1))].sort() : [] };
