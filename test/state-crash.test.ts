@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalStore, updateDocument } from '../src/state/index.js';
+import { bundleProcess } from './fixtures/bundle-process.js';
 import type { CrashDoc } from './fixtures/state-writer.js';
 
 const ROUNDS = 40;
@@ -21,21 +21,15 @@ const KEEP_ITEMS = 5;
 let tmp: string;
 let writer: string;
 
+let bundled: { bundle: string; remove(): void } | undefined;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hub-state-crash-'));
-  writer = join(tmp, 'state-writer.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, 'fixtures', 'state-writer.ts')],
-    outfile: writer,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-  });
+  bundled = await bundleProcess('state-writer.ts');
+  writer = bundled.bundle;
 });
 
 afterAll(async () => {
+  bundled?.remove();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 

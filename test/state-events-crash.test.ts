@@ -7,29 +7,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalStore } from '../src/state/index.js';
+import { bundleProcess } from './fixtures/bundle-process.js';
 
 const ROUNDS = 12;
 let tmp: string;
 let writer: string;
 
+let bundled: { bundle: string; remove(): void } | undefined;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hub-events-crash-'));
-  writer = join(tmp, 'event-writer.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, 'fixtures', 'event-writer.ts')],
-    outfile: writer,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-  });
+  bundled = await bundleProcess('event-writer.ts');
+  writer = bundled.bundle;
 });
 
 afterAll(async () => {
+  bundled?.remove();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
