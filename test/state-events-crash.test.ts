@@ -36,8 +36,10 @@ interface Writer {
   go(): void;
 }
 
-async function startWriter(hub: string, name: string): Promise<Writer> {
-  const child = spawn(process.execPath, [writer, hub, name], { stdio: ['pipe', 'pipe', 'pipe'] });
+async function startWriter(hub: string, name: string, mode?: 'change'): Promise<Writer> {
+  const child = spawn(process.execPath, [writer, hub, name, ...(mode ? [mode] : [])], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin!.on('error', () => {});
   let err = '';
   child.stderr!.on('data', (b: Buffer) => {
@@ -112,7 +114,10 @@ describe('local events log under SIGKILL', () => {
       }
       // A half-written line may be left at the end of the newest segment: readers never serve it.
       const dir = join(hub, 'coord.events.log');
-      const newest = readdirSync(dir).sort().at(-1)!;
+      const newest = readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort()
+        .at(-1)!;
       const text = readFileSync(join(dir, newest), 'utf8');
       if (text !== '' && !text.endsWith('\n')) tornSeen++;
 
@@ -137,7 +142,7 @@ describe('local events log under SIGKILL', () => {
     // Every line of every segment is a whole event (the parent's appends cut what killed writers left).
     const dir = join(hub, 'coord.events.log');
     let lines = 0;
-    for (const f of readdirSync(dir)) {
+    for (const f of readdirSync(dir).filter((name) => name.endsWith('.jsonl'))) {
       const text = readFileSync(join(dir, f), 'utf8');
       expect(text === '' || text.endsWith('\n'), f).toBe(true);
       for (const line of text.split('\n').filter(Boolean)) {
@@ -150,6 +155,49 @@ describe('local events log under SIGKILL', () => {
     console.error(
       `[state-events-crash] ${ROUNDS} rounds: ${acked.size - mine} writer events acknowledged, ${all.events.length - acked.size} recorded but not acknowledged, ${tornSeen} torn tails cut`,
     );
+  });
+});
+
+describe('document changes recorded through their outbox, under SIGKILL', () => {
+  it('every change made has its event and every event its change; acknowledged ones are all there', async () => {
+    const hub = join(tmp, 'changes', '.hub');
+    mkdirSync(hub, { recursive: true });
+    const store = createLocalStore({ dir: hub, lockTimeoutMs: 20_000, segmentEvents: 25 });
+    const acked = new Map<number, string>();
+    const rounds = 6;
+    const load = (round: number) =>
+      Promise.all([startWriter(hub, `c${round}a`, 'change'), startWriter(hub, `c${round}b`, 'change')]);
+    let loading = load(0);
+    for (let round = 0; round < rounds; round++) {
+      const writers = await loading;
+      if (round + 1 < rounds) loading = load(round + 1);
+      for (const w of writers) w.go();
+      await Promise.race(writers.map((w) => w.acked(1)));
+      await sleep(Math.floor(Math.random() * 25));
+      for (const w of writers) {
+        const exited = once(w.child, 'exit');
+        w.child.kill('SIGKILL');
+        await exited;
+        expect(w.stderr()).toBe('');
+        for (const [seq, id] of w.acks) acked.set(seq, id);
+      }
+      // The next append puts right what a writer killed between its document and its line left.
+      await store.events!.append({
+        id: `parent-${round}`,
+        timestamp: new Date().toISOString(),
+        kind: 'Check',
+      });
+    }
+    const all = await store.events!.read();
+    const seqs = all.events.map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    const byseq = new Map(all.events.map((e) => [e.seq, e.id]));
+    for (const [seq, id] of acked) expect(byseq.get(seq), `acknowledged ${seq} ${id}`).toBe(id);
+    const made = (await store.read<{ ids: string[] }>('changes')).value!.ids;
+    const recorded = all.events.filter((e) => e.kind === 'Change').map((e) => e.id);
+    expect(new Set(made).size).toBe(made.length);
+    expect([...recorded].sort()).toEqual([...made].sort());
+    expect(acked.size).toBeGreaterThan(0);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   futimesSync,
   linkSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -14,6 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { RefusedError, randomHex, StateConflictError } from '../infra/index.js';
 
 export interface LockOptions {
@@ -164,6 +166,21 @@ function staleness(
   return undefined;
 }
 
+let host: string | undefined;
+let processToken: string | undefined;
+let tokens = 0;
+/** A token no other lock of any process takes: random once per process, then counted (randomness costs). */
+const nextToken = () => {
+  processToken ??= randomHex(6);
+  tokens += 1;
+  return `${processToken}.${tokens}`;
+};
+/** This machine's name, asked once (a lock is taken on every write). */
+const thisHost = () => {
+  host ??= hostname();
+  return host;
+};
+
 /** How long a lock may stay unwritten (its holder creates and writes it in one synchronous step). */
 const UNWRITTEN_LOCK_GRACE_MS = 1_000;
 
@@ -202,19 +219,27 @@ function lockHeldError(
 export async function acquireLock(path: string, opts: LockOptions): Promise<HeldLock> {
   const me: LockInfo = {
     pid: process.pid,
-    host: hostname(),
-    token: randomHex(8),
+    host: thisHost(),
+    token: nextToken(),
     at: Date.now(),
   };
   const body = JSON.stringify(me);
   const deadline = Date.now() + opts.timeoutMs;
   let wait = 2;
+  let madeFolder = false;
   for (;;) {
     let fd: number | undefined;
     try {
       fd = openSync(path, 'wx', 0o644);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // Its folder removed since the caller made it (callers make it once): made again.
+      if (code === 'ENOENT' && !madeFolder) {
+        mkdirSync(dirname(path), { recursive: true });
+        madeFolder = true;
+        continue;
+      }
+      if (code !== 'EEXIST') throw err;
     }
     if (fd !== undefined) return hold(path, fd, body, opts);
     const seen = snapshot(path);

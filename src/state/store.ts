@@ -219,7 +219,18 @@ export function assertDocument(name: string, value: unknown): void {
       field: 'value',
       rule: 'document_present',
     });
+  if (typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, OUTBOX_KEY))
+    throw new ValidationError(
+      `state document '${name}': the key '${OUTBOX_KEY}' is reserved (the local backend keeps a change's events under it until its events log is synced); rename the key`,
+      { document: name, field: OUTBOX_KEY, rule: 'reserved_key' },
+    );
 }
+
+/**
+ * The key under which the local backend keeps, in a document's own file, the events of its latest changes until
+ * the events log holds them durably (local-outbox.ts). Never served; refused in a document given to any backend.
+ */
+export const OUTBOX_KEY = 'hub:outbox';
 
 /**
  * Refuses a document whose stored text (compact JSON, or the canonical JSON, which has the same length) would be

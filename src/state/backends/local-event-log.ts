@@ -25,7 +25,6 @@ import {
   retentionFloor,
 } from '../event-log.js';
 import {
-  fdatasyncAsync,
   type LogWork,
   OPEN_APPEND,
   OPEN_EXISTING,
@@ -41,6 +40,17 @@ import {
   type Tail,
   writeAll,
 } from './local-log-files.js';
+import {
+  bootId,
+  type MarkerFile,
+  numberedOn,
+  openMarker,
+  outboxEvents,
+  readRegistry,
+  register,
+  SYNC_EVERY,
+  wholeEvents,
+} from './local-outbox.js';
 
 export type { LogWork } from './local-log-files.js';
 
@@ -69,6 +79,17 @@ interface Opened {
   known?: Tail;
 }
 
+/** The newest segment while an append writes it (a full one is closed, and the next opened, on the way). */
+interface Seg {
+  dir: string;
+  start: number;
+  fd: number;
+  /** Its length so far (as counted for SEGMENT_BYTES). */
+  bytes: number;
+  rotated: boolean;
+  newFile: boolean;
+}
+
 /** The log's end as a handle's last append left it: the newest segment, its file's identity, size and tail. */
 interface Remembered extends Tail {
   dir: string;
@@ -83,10 +104,15 @@ const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== 
 export interface LocalLogPorts {
   /** The real `.hub/` folder (checked inside the workspace on every use). */
   realDir(): string;
-  /** Runs `fn` holding the log's lock; `assertHeld` throws when the lock was lost (stale-broken). */
-  locked<T>(fn: (assertHeld: () => void) => T | Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding the log's lock; `assertHeld` throws when the lock was lost (stale-broken); `real` is the
+   * real state folder (checked).
+   */
+  locked<T>(fn: (assertHeld: () => void, real: string) => T | Promise<T>): Promise<T>;
   /** The legacy `coord.events` document (undefined when absent). */
   readLegacy(): unknown;
+  /** The outbox of a document as it is on disk (none when absent or unreadable), read without its lock. */
+  readOutbox(doc: string): LoggedEvent[];
   retention: EventRetention;
   /** SEGMENT_EVENTS unless given. */
   segmentEvents?: number;
@@ -96,10 +122,22 @@ export interface LocalLogPorts {
 export interface LocalEventLog extends EventLog {
   /** What this handle read from disk so far. */
   readonly work: LogWork;
+  /** Whether a change can carry its events in its document (outbox); where not, its append is synced. */
+  readonly outboxes: boolean;
   appendMany(
     list: readonly Record<string, unknown>[],
-    alsoSync?: () => Promise<void>,
+    opts?: { alsoSync?: () => void; outbox?: OutboxChange },
   ): Promise<Array<{ seq: number; id: unknown }>>;
+}
+
+/** A change of a document whose events travel in it (local-outbox.ts). */
+export interface OutboxChange {
+  /** The document the change writes. */
+  doc: string;
+  /** Its outbox as it was read (events of its earlier changes). */
+  prior: readonly LoggedEvent[];
+  /** Writes the document durably, carrying `outbox` (its events the log may not hold durably yet). */
+  write(outbox: LoggedEvent[]): void;
 }
 
 export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
@@ -107,11 +145,12 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
    * The log folder's real path, inside the state folder: a cloned workspace can ship `coord.events.log` as a
    * symlink out of it, and every segment would be read and written there.
    */
-  const logDir = () => {
-    const real = ports.realDir();
+  const logDir = (real = ports.realDir()) => {
     const path = join(real, LOG_DIR);
-    // Not there yet (nor, maybe, the state folder): created as a plain folder by the first append.
-    if (!exists(path)) return path;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    // Not there yet (nor, maybe, the state folder): created as a plain folder by the first append. A folder (not
+    // a link) in the real state folder is inside it.
+    if (st === undefined || st.isDirectory()) return path;
     const dir = resolveReal(real, path);
     if (!dir)
       throw new RefusedError(
@@ -214,78 +253,172 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     return { start, fd: openRegular(join(dir, segmentName(start)), OPEN_APPEND)! };
   };
 
+  /** Documents that ever carried an outbox, as this handle last read them (register re-reads on a miss). */
+  let known: { dir: string; names: Set<string> } | undefined;
+  const registry = (dir: string) => {
+    if (known?.dir !== dir) known = { dir, names: readRegistry(dir) };
+    return known.names;
+  };
+
+  /** Writes whole lines at the end of the newest segment, starting a new one where a segment is full. */
+  const put = (seg: Seg, entries: ReadonlyArray<{ seq: number; line: string }>) => {
+    let text = '';
+    for (const { seq, line } of entries) {
+      if (seq - seg.start >= perSegment || seg.bytes + line.length > SEGMENT_BYTES) {
+        // The segment is full: the rest goes to a new one, named by its first sequence.
+        if (text) writeAll(seg.fd, text);
+        text = '';
+        fdatasyncSync(seg.fd);
+        closeSync(seg.fd);
+        seg.start = seq;
+        seg.fd = openRegular(join(seg.dir, segmentName(seq)), OPEN_APPEND | constants.O_EXCL)!;
+        seg.bytes = 0;
+        seg.rotated = true;
+        seg.newFile = true;
+      }
+      text += `${line}\n`;
+      seg.bytes += line.length + 1;
+    }
+    if (text) writeAll(seg.fd, text);
+  };
+
+  /**
+   * Puts back what a crash undid (local-outbox.ts), synced: after a killed writer (`pendingDoc`), the events of
+   * that document's outbox that number on from the log; after a machine crash (none), the newest segment cut to
+   * its whole events, then those of every registered document's outbox. Returns the segment's new tail.
+   */
+  const recover = (seg: Seg, size: number, pendingDoc: string | undefined): Tail => {
+    let tail: Tail;
+    if (pendingDoc === undefined) {
+      const whole = wholeEvents(seg.fd, seg.start, size, RECENT_KEPT);
+      tail = { ...whole, lastBad: false };
+    } else {
+      tail = readTail(seg.fd, size, work);
+      if (tail.lastBad) return tail;
+    }
+    if (tail.cut < size) ftruncateSync(seg.fd, tail.cut);
+    seg.bytes = tail.cut;
+    const last = tail.recent.at(-1)?.seq ?? seg.start - 1;
+    const docs = pendingDoc === undefined ? [...readRegistry(seg.dir)] : [pendingDoc];
+    const back = numberedOn(
+      last,
+      // Whole events only, within an event's size: what a document carries is checked when it is put back.
+      docs.map((d) => outboxEvents(ports.readOutbox(d))),
+    );
+    if (back.length === 0) return tail;
+    put(
+      seg,
+      back.map((e) => ({ seq: e.seq, line: JSON.stringify(e) })),
+    );
+    fdatasyncSync(seg.fd);
+    if (seg.newFile) syncDir(seg.dir);
+    return {
+      cut: fstatSync(seg.fd).size,
+      recent: [...tail.recent, ...back].slice(-RECENT_KEPT),
+      lastBad: false,
+    };
+  };
+
   const log: LocalEventLog = {
     work,
+    outboxes: bootId() !== undefined,
     async append(event) {
       return (await log.appendMany([event]))[0]!;
     },
 
-    async appendMany(list, alsoSync) {
-      const out = await ports.locked(async (assertHeld) => {
-        const dir = logDir();
+    async appendMany(list, opts = {}) {
+      const out = await ports.locked(async (assertHeld, real) => {
+        const dir = logDir(real);
         // The end of the log: where this handle left it when that segment is still the newest, else the folder's.
         // Forgotten until this append is on disk (a refused or failed one leaves nothing of its events behind).
         const remembered = end;
         end = undefined;
         const found = fromMemory(dir, remembered) ?? fromListing(dir);
-        let { start, fd } = found;
-        let path = join(dir, segmentName(start));
-        let rotated = false;
-        let newFile = false;
+        const seg: Seg = {
+          dir,
+          start: found.start,
+          fd: found.fd,
+          bytes: 0,
+          rotated: false,
+          newFile: false,
+        };
         const recorded: Array<{ seq: number; id: unknown }> = [];
+        const boot = bootId();
+        let markerFile: MarkerFile | undefined;
         try {
-          const size = fstatSync(fd).size;
-          const tail = found.known ?? readTail(fd, size, work);
+          markerFile = boot === undefined ? undefined : openMarker(dir);
+          let marker = markerFile?.read();
+          let size = fstatSync(seg.fd).size;
+          let tail = found.known ?? readTail(seg.fd, size, work);
+          const lastSeen = tail.recent.at(-1)?.seq ?? seg.start - 1;
+          // The marker names the latest change written through its document: its lines should be in the log.
+          const unfinished = marker?.pending && lastSeen < marker.pending.to;
+          if (boot !== undefined && (marker?.boot !== boot || unfinished)) {
+            // A crash undid part of an earlier step (see local-outbox.ts): put back first, synced, on its own.
+            assertHeld();
+            tail = recover(seg, size, marker?.boot === boot ? marker.pending!.doc : undefined);
+            if (!tail.lastBad) {
+              size = fstatSync(seg.fd).size;
+              marker = { boot, synced: tail.recent.at(-1)?.seq ?? seg.start - 1, pending: null };
+              markerFile!.write(marker);
+            }
+          }
           // Its sequence cannot be known: numbering on from an earlier line could give one twice.
           if (tail.lastBad)
             throw new RefusedError(
-              `the last line of the events log segment ${path} is not a recorded event; move the segment aside`,
-              { file: path, rule: 'log_last_line' },
+              `the last line of the events log segment ${join(dir, segmentName(seg.start))} is not a recorded event; move the segment aside`,
+              { file: join(dir, segmentName(seg.start)), rule: 'log_last_line' },
             );
           // A copy: a refused append leaves nothing of its events behind.
           const recent = tail.recent.slice(-RECENT_KEPT);
-          let seq = recent.at(-1)?.seq ?? start - 1;
-          let bytes = tail.cut;
-          const lines: string[] = [];
+          const lastBefore = recent.at(-1)?.seq ?? seg.start - 1;
+          let seq = lastBefore;
+          const entries: Array<{ seq: number; line: string }> = [];
+          const records: LoggedEvent[] = [];
           for (const event of list) {
             seq += 1;
             const { record, line } = eventRecord(event, seq, recent);
             recent.push(record);
+            records.push(record);
             recorded.push({ seq, id: record.id });
-            if (seq - start >= perSegment || bytes + line.length > SEGMENT_BYTES) {
-              lines.push(`\0${seq}`);
-              start = seq;
-              bytes = 0;
-            }
-            lines.push(line);
-            bytes += line.length + 1;
+            entries.push({ seq, line });
           }
           assertHeld();
           // A line a killed writer left half-written was never acknowledged: it goes.
-          if (tail.cut < size) ftruncateSync(fd, tail.cut);
-          newFile = size === 0;
-          let pending = '';
-          for (const l of lines) {
-            if (l.startsWith('\0')) {
-              // The segment is full: the rest goes to a new one, named by its first sequence.
-              if (pending) writeAll(fd, pending);
-              pending = '';
-              fdatasyncSync(fd);
-              closeSync(fd);
-              path = join(dir, segmentName(Number(l.slice(1))));
-              fd = openRegular(path, OPEN_APPEND | constants.O_EXCL)!;
-              rotated = true;
-              newFile = true;
-            } else pending += `${l}\n`;
+          if (tail.cut < size) ftruncateSync(seg.fd, tail.cut);
+          seg.bytes = tail.cut;
+          seg.newFile = tail.cut === 0;
+          // The synced sequence as the marker has it (never above what the log holds).
+          let synced = Math.min(marker?.synced ?? 0, lastBefore);
+          const change = opts.outbox;
+          // Through its document: the change's events go inside the document's own durable write (with those of
+          // its earlier changes the log may not hold durably yet), and the marker names the change while it is in
+          // flight. A document that cannot carry them (the registry full) is written first, its events synced here.
+          const outboxed =
+            change !== undefined && marker !== undefined && register(dir, registry(dir), change.doc);
+          if (change) {
+            const kept = change.prior.filter((e) => e.seq > synced && e.seq <= lastBefore);
+            if (outboxed) {
+              markerFile!.write({ ...marker!, pending: { doc: change.doc, from: lastBefore + 1, to: seq } });
+              change.write([...kept, ...records]);
+            } else change.write(kept);
           }
-          writeAll(fd, pending);
-          // The event's sync and the caller's (a document written in the same step) go to the disk together.
-          await Promise.all([fdatasyncAsync(fd), alsoSync?.()]);
-          if (newFile) syncDir(dir);
-          const after = fstatSync(fd);
+          put(seg, entries);
+          // Synced now unless the events are in their document's outbox and few are unsynced since the last sync.
+          // The marker keeps naming the change (the next append sees its lines are there); a sync is recorded.
+          if (!outboxed || seq - synced >= SYNC_EVERY || seg.rotated) {
+            fdatasyncSync(seg.fd);
+            synced = seq;
+            if (marker) markerFile!.write({ boot: marker.boot, synced, pending: null });
+          }
+          // The folder of a document written before this append (its rename), after the log's sync: on a
+          // journaled file system that sync already committed it, and this one costs little.
+          opts.alsoSync?.();
+          if (seg.newFile) syncDir(dir);
+          const after = fstatSync(seg.fd);
           end = {
             dir,
-            start,
+            start: seg.start,
             ino: after.ino,
             size: after.size,
             mtimeMs: after.mtimeMs,
@@ -293,9 +426,10 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
             recent: recent.slice(-RECENT_KEPT),
             lastBad: false,
           };
-          return { recorded, rotated };
+          return { recorded, rotated: seg.rotated };
         } finally {
-          closeSync(fd);
+          closeSync(seg.fd);
+          markerFile?.close();
         }
       });
       // A new segment: older ones may have passed retention. Never fails the append that was made.

@@ -1,14 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fdatasync,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
-import { promisify } from 'node:util';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError } from '../../infra/index.js';
 import { type LoggedEvent, MAX_EVENT_BYTES } from '../event-log.js';
 
@@ -144,5 +134,3 @@ export function syncDir(dir: string): void {
     // Some filesystems refuse fsync on a directory: harmless.
   }
 }
-
-export const fdatasyncAsync = promisify(fdatasync);

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   HubError,
@@ -12,7 +11,12 @@ import {
   writeFileAtomicSync,
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
-import { DEFAULT_EVENT_RETENTION, type EventRetention, LEGACY_EVENTS_DOCUMENT } from '../event-log.js';
+import {
+  DEFAULT_EVENT_RETENTION,
+  type EventRetention,
+  LEGACY_EVENTS_DOCUMENT,
+  type LoggedEvent,
+} from '../event-log.js';
 import { acquireLock, type HeldLock } from '../file-lock.js';
 import { inTurn } from '../in-turn.js';
 import {
@@ -33,6 +37,8 @@ import {
 } from '../store.js';
 import { createEtagMemo } from './etag-memo.js';
 import { createLocalEventLog, LOG_LOCK } from './local-event-log.js';
+import { syncDir } from './local-log-files.js';
+import { splitOutbox, withOutbox } from './local-outbox.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -49,6 +55,8 @@ const RACY_MS = 2_000;
 interface Loaded {
   value: unknown;
   text: string | undefined;
+  /** The events of its latest changes it carries until the events log holds them durably (local-outbox.ts). */
+  outbox?: LoggedEvent[];
 }
 const ABSENT: Loaded = { value: undefined, text: undefined };
 
@@ -87,7 +95,10 @@ export interface LocalStoreOptions {
  * The documents (folder and name) the current async context holds: a write from inside an update's `fn`, through
  * any handle on the same folder, is refused at once instead of queueing behind itself.
  */
-const holding = new AsyncLocalStorage<Set<string>>();
+const holding = new AsyncLocalStorage<{ names: Set<string>; dir: string; real: string }>();
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Files under `.hub/`: every write happens under an inter-process lock, re-checks the ETag on disk (or, for
@@ -121,9 +132,13 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   };
   // `version` runs on every cached GET of the HTTP server: it skips re-checking and re-joining known names.
   const versionPaths = new Map<string, string>();
+  // Made once per handle and folder (a lock whose folder was removed since makes it again: acquireLock).
+  let ensured: string | undefined;
   const ensureDirs = (real: string) => {
+    if (ensured === real) return;
     mkdirSync(join(real, 'locks'), { recursive: true });
     for (const c of ACL_COLLECTIONS) mkdirSync(join(real, c), { recursive: true });
+    ensured = real;
   };
 
   /**
@@ -154,7 +169,8 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     }
     const text = got.bytes.toString('utf8');
     try {
-      return { value: JSON.parse(text), text };
+      const { value, outbox } = splitOutbox(JSON.parse(text));
+      return outbox ? { value, text, outbox } : { value, text };
     } catch (err) {
       if (!quarantine) throw new CorruptDocument();
       const stamp = now().toISOString().replace(/[:.]/g, '-');
@@ -176,7 +192,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     const { collection } = splitDocumentName(name);
     const real = realDir();
     const key = `${real}\0doc:${name}`;
-    if (holding.getStore()?.has(key))
+    if (holding.getStore()?.names.has(key))
       throw new HubError('internal', `state document '${name}' is already held by an update of this store`, {
         document: name,
         rule: 'no_reentrant_update',
@@ -192,9 +208,9 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       const lock = await acquireLock(join(real, 'locks', `${name}.lock`), lockOpts);
       held.set(name, lock);
       try {
-        const names = new Set(holding.getStore());
+        const names = new Set(holding.getStore()?.names);
         names.add(key);
-        return await holding.run(names, fn);
+        return await holding.run({ names, dir, real }, fn);
       } finally {
         held.delete(name);
         lock.release();
@@ -203,9 +219,16 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   };
   // Compact: the files are read by programs, and indentation made large documents several times bigger.
   // Files written indented by earlier versions read the same.
-  const persist = (name: string, value: unknown, etag = etagOf(value)!, syncDir = true): string => {
-    const text = `${JSON.stringify(value)}\n`;
-    checkStoredSize(name, text);
+  const persist = (
+    name: string,
+    value: unknown,
+    etag = etagOf(value)!,
+    outbox?: readonly LoggedEvent[],
+    syncDir = true,
+  ): string => {
+    const json = JSON.stringify(value);
+    checkStoredSize(name, json);
+    const text = `${withOutbox(json, outbox)}\n`;
     // A holder stalled past the stale age may have lost its lock to another writer: then it must not write.
     held.get(name)?.assertHeld();
     writeFileAtomicSync(join(realDir(), fileOf(name)), text, 0o644, { syncDir });
@@ -216,16 +239,6 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
   const etagOfLoaded = (name: string, got: Loaded) =>
     got.text === undefined ? undefined : etags.etagOf(name, got.text, got.value);
 
-  const syncDirAsync = async (folder: string): Promise<void> => {
-    const fh = await open(folder, 'r');
-    try {
-      await fh.sync();
-    } catch {
-      // Some filesystems refuse fsync on a directory: harmless.
-    } finally {
-      await fh.close();
-    }
-  };
   const events = createLocalEventLog({
     realDir,
     retention: opts.retention ?? DEFAULT_EVENT_RETENTION,
@@ -239,13 +252,23 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
         throw err;
       }
     },
+    readOutbox: (doc) => {
+      try {
+        return load(doc, false).outbox ?? [];
+      } catch {
+        // Unreadable or not JSON: it carries nothing to put back.
+        return [];
+      }
+    },
     async locked(fn) {
-      const real = realDir();
+      // Inside a document's update the folder was just checked (by the same step): not again.
+      const ctx = holding.getStore();
+      const real = ctx?.dir === dir ? ctx.real : realDir();
       ensureDirs(real);
       return inTurn(`${real}\0log`, async () => {
         const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
         try {
-          return await fn(() => lock.assertHeld());
+          return await fn(() => lock.assertHeld(), real);
         } finally {
           lock.release();
         }
@@ -270,14 +293,16 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       refuseDerivedEvents(name);
       assertDocument(name, value);
       return locked(name, () => {
-        const current = etagOfLoaded(name, load(name, true)) ?? EMPTY_ETAG;
+        const got = load(name, true);
+        const current = etagOfLoaded(name, got) ?? EMPTY_ETAG;
         if (ifMatch !== current) {
           throw new StateConflictError(
             `document '${name}' changed since it was read (If-Match ${ifMatch}, now ${current})`,
             { document: name },
           );
         }
-        return persist(name, value);
+        // The outbox goes on: its events may not be in the log durably yet.
+        return persist(name, value, undefined, got.outbox);
       });
     },
     async update<T, R>(name: string, fn: UpdateFn<T, R>): Promise<UpdateResult<T, R>> {
@@ -291,14 +316,25 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
         const etag = etagOf(value)!;
         const recording = changes !== undefined && changes.length > 0;
         const changed = etag !== before;
-        if (changed) persist(name, value, etag, !recording);
-        if (!recording) return { result, etag, value };
-        // The change's events, in the same step: appended under the log's lock while this document's is held
-        // (always in that order, so two writers never wait for each other), after the document is in place, and
-        // synced together with its folder (one journal commit, not two). A crash in between leaves the change
-        // unrecorded (the feed derives it from the document), never an event of a change that was not made.
+        if (!recording) {
+          if (changed) persist(name, value, etag, got.outbox);
+          return { result, etag, value };
+        }
+        // The change's events, in the same step, under the log's lock taken while this document's is held (always
+        // in that order, so two writers never wait for each other). Where the document is an object they travel
+        // inside its own write (its outbox: one durable write, as the document alone), and their lines follow;
+        // a crash in between is put right by the next append (local-outbox.ts). Elsewhere the document is written
+        // first and the lines synced after, with its folder: a crash in between leaves the change unrecorded
+        // (the feed derives it from the document), never an event of a change that was not made.
+        if (changed && events.outboxes && isObject(value)) {
+          const recorded = await events.appendMany(changes, {
+            outbox: { doc: name, prior: got.outbox ?? [], write: (box) => persist(name, value, etag, box) },
+          });
+          return { result, etag, value, recorded };
+        }
+        if (changed) persist(name, value, etag, got.outbox, false);
         const folder = dirname(join(realDir(), fileOf(name)));
-        const recorded = await events.appendMany(changes, changed ? () => syncDirAsync(folder) : undefined);
+        const recorded = await events.appendMany(changes, changed ? { alsoSync: () => syncDir(folder) } : {});
         return { result, etag, value, recorded };
       });
     },
@@ -341,8 +377,9 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     async append(name, key, item) {
       refuseDerivedEvents(name);
       return locked(name, () => {
-        const next = appendItem(name, load(name, true).value, key, item);
-        return persist(name, next);
+        const got = load(name, true);
+        const next = appendItem(name, got.value, key, item);
+        return persist(name, next, undefined, got.outbox);
       });
     },
   };
