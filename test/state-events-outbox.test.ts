@@ -97,6 +97,29 @@ describe('local events log: the outbox', () => {
     ).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
   });
 
+  it('a crash that left a hole of zeros before lines written back: cut from the hole, and put back in order', async () => {
+    const hub = hubDir();
+    const s = createLocalStore({ dir: hub });
+    await s.events!.append(ev('first'));
+    for (let i = 0; i < 6; i++) await change(s, 'objectives', `o${i}`);
+    const before = await allEvents(s);
+    // The line after the synced one lost to zeros; the ones after it written back.
+    const synced: number = marker(hub).synced;
+    const seg = newestSegment(hub);
+    const lines = readFileSync(seg, 'utf8').split('\n').filter(Boolean);
+    const hole = lines.findIndex((l) => JSON.parse(l).seq === synced + 1);
+    expect(hole).toBeGreaterThan(0);
+    lines[hole] = '\0'.repeat(lines[hole]!.length);
+    writeFileSync(seg, `${lines.join('\n')}\n`);
+    writeFileSync(
+      join(logDir(hub), 'recovery.json'),
+      JSON.stringify({ ...marker(hub), boot: 'an-earlier-boot' }),
+    );
+    const after = createLocalStore({ dir: hub });
+    await after.events!.append(ev('next'));
+    expect(await allEvents(after)).toEqual([...before, [8, 'next']]);
+  });
+
   it('a writer killed between its document and its log line: the next append records the change with its sequence', async () => {
     const hub = hubDir();
     const s = createLocalStore({ dir: hub });

@@ -4,7 +4,15 @@
 // set aside, refuses clearly what it cannot (naming the file), never writes outside the workspace and never
 // answers `internal` for what a file caused. The same cases run as tests in test/trust-events-log.test.ts.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const SEG = (n) => `${String(n).padStart(16, '0')}.jsonl`;
@@ -144,7 +152,11 @@ export const cases = [
             .map((l) => JSON.parse(l).seq);
           if (seqs.join() !== '1,2') return `segment 1 holds sequences ${seqs.join()}`;
           const names = readdirSync(d).sort().join();
+          // hub's own files besides the segments: the marker (and the registry, once a change carried an outbox).
+          const own = ['recovery.json', 'outboxes.json'].filter((f) => names.split(',').includes(f));
+          if (!own.includes('recovery.json')) return 'no marker written';
           const planted = [
+            ...own,
             SEG(0),
             SEG(1),
             `${SEG(1)}.bak`,
@@ -171,6 +183,51 @@ export const cases = [
         const t = new Date(Date.now() - 8_000);
         utimesSync(lock, t, t);
       }),
+  },
+  {
+    name: "the marker is a symlink to a file outside the workspace: replaced by hub's own, the file outside untouched",
+    expect: 'accepted',
+    run: (kit) => {
+      const outside = join(kit.tempDir('hub-hostile-marker-'), 'victim.json');
+      writeFileSync(outside, 'victim');
+      return logCase(
+        kit,
+        (root) => symlinkSync(outside, join(logDir(root), 'recovery.json')),
+        (root) => {
+          if (readFileSync(outside, 'utf8') !== 'victim') return 'the file outside was written';
+          const marker = join(root, '.hub', 'coord.events.log', 'recovery.json');
+          return lstatSync(marker).isFile() ? undefined : 'the marker is still not a file of its own';
+        },
+      );
+    },
+  },
+  {
+    name: 'the outbox registry names documents outside the state folder, a linked one, and 10,000 junk names',
+    expect: 'accepted',
+    run: (kit) => {
+      const outside = join(kit.tempDir('hub-hostile-registry-'), 'evil.json');
+      // An outbox numbering on from an empty log: were it read, its event would enter the feed.
+      writeFileSync(outside, JSON.stringify({ 'hub:outbox': [{ id: 'from-outside', seq: 1, kind: 'K' }] }));
+      return logCase(
+        kit,
+        (root) => {
+          const names = [
+            '../../outside',
+            '/etc/passwd',
+            'evil',
+            ...Array.from({ length: 10_000 }, (_, i) => `x${i}`),
+          ];
+          writeFileSync(join(logDir(root), 'outboxes.json'), JSON.stringify(names));
+          symlinkSync(outside, join(root, '.hub', 'evil.json'));
+        },
+        (root) => {
+          const seg = readFileSync(join(root, '.hub', 'coord.events.log', SEG(1)), 'utf8');
+          return seg.includes('from-outside')
+            ? 'an outbox outside the state folder was read into the log'
+            : undefined;
+        },
+      );
+    },
   },
   {
     name: 'the log lock is a symlink to /dev/zero: refused at once',

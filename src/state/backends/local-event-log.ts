@@ -42,6 +42,7 @@ import {
 } from './local-log-files.js';
 import {
   bootId,
+  debrisStart,
   type MarkerFile,
   numberedOn,
   openMarker,
@@ -49,7 +50,6 @@ import {
   readRegistry,
   register,
   SYNC_EVERY,
-  wholeEvents,
 } from './local-outbox.js';
 
 export type { LogWork } from './local-log-files.js';
@@ -288,14 +288,13 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
    * its whole events, then those of every registered document's outbox. Returns the segment's new tail.
    */
   const recover = (seg: Seg, size: number, pendingDoc: string | undefined): Tail => {
-    let tail: Tail;
     if (pendingDoc === undefined) {
-      const whole = wholeEvents(seg.fd, seg.start, size, RECENT_KEPT);
-      tail = { ...whole, lastBad: false };
-    } else {
-      tail = readTail(seg.fd, size, work);
-      if (tail.lastBad) return tail;
+      const debris = debrisStart(seg.fd, size);
+      if (debris < size) ftruncateSync(seg.fd, debris);
+      size = debris;
     }
+    const tail = readTail(seg.fd, size, work);
+    if (tail.lastBad) return tail;
     if (tail.cut < size) ftruncateSync(seg.fd, tail.cut);
     seg.bytes = tail.cut;
     const last = tail.recent.at(-1)?.seq ?? seg.start - 1;
@@ -305,13 +304,14 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
       // Whole events only, within an event's size: what a document carries is checked when it is put back.
       docs.map((d) => outboxEvents(ports.readOutbox(d))),
     );
-    if (back.length === 0) return tail;
     put(
       seg,
       back.map((e) => ({ seq: e.seq, line: JSON.stringify(e) })),
     );
+    // What is there now is what the marker will call synced (after a killed writer, lines may be unsynced yet).
     fdatasyncSync(seg.fd);
     if (seg.newFile) syncDir(seg.dir);
+    if (back.length === 0) return tail;
     return {
       cut: fstatSync(seg.fd).size,
       recent: [...tail.recent, ...back].slice(-RECENT_KEPT),

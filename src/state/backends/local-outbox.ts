@@ -6,6 +6,7 @@ import {
   openSync,
   readFileSync,
   readSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -63,22 +64,30 @@ export function bootId(): string | undefined {
 
 const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-/** Opens a small file of the log folder (regular only, never followed), or undefined when absent and not created. */
+/**
+ * Opens a small file of the log folder: regular only, never followed. Absent, or planted as a link, a FIFO or a
+ * device, it reads as absent (an unreadable marker is a marker of another boot); to be written (`create`), a
+ * planted one is replaced by a file of hub's own (a folder in its place stays, and the file is not written).
+ */
 function openSmall(path: string, create: boolean): number | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, create ? OPEN_SMALL : OPEN_SMALL & ~constants.O_CREAT, 0o644);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // Absent, or planted as a link or a FIFO: as if absent (an unreadable marker is a marker of another boot).
-    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') return undefined;
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, create ? OPEN_SMALL : OPEN_SMALL & ~constants.O_CREAT, 0o644);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+      if (code !== 'ELOOP' && code !== 'ENXIO') throw err;
+    }
+    if (fd !== undefined && fstatSync(fd).isFile()) return fd;
+    if (fd !== undefined) closeSync(fd);
+    if (!create || attempt > 0) return undefined;
+    try {
+      unlinkSync(path);
+    } catch {
+      return undefined;
+    }
   }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    return undefined;
-  }
-  return fd;
 }
 
 function readSmall(path: string): string | undefined {
@@ -243,35 +252,32 @@ export function withOutbox(text: string, outbox: readonly LoggedEvent[] | undefi
 }
 
 /**
- * The whole events at the start of a segment (first sequence `start`, `size` bytes on `fd`): where they end and
- * the last RECENT of them. After a machine crash the unsynced end of a segment may hold a torn line, zeros, or
- * lines whose predecessors were lost; everything from the first line that does not number on is cut.
+ * Where a machine crash's debris starts in a segment of `size` bytes on `fd`: the start of the first line holding a
+ * NUL byte (the log never writes one: JSON escapes it), else `size`. A crash can leave the unsynced end of a file
+ * as zeros, or a hole of zeros before lines that were written back; whatever follows such a hole may have lost
+ * its predecessors, so all of it goes (the outboxes give back what was acknowledged). Lines of text that are not
+ * events are not debris: they stay, set aside by readers, and a last one is refused as before.
  */
-export function wholeEvents(
-  fd: number,
-  start: number,
-  size: number,
-  keep: number,
-): { cut: number; recent: LoggedEvent[] } {
-  const buf = Buffer.allocUnsafe(size);
-  let off = 0;
-  while (off < size) {
-    const n = readSync(fd, buf, off, size - off, off);
+export function debrisStart(fd: number, size: number): number {
+  const buf = Buffer.allocUnsafe(Math.min(size, 1024 * 1024));
+  for (let pos = 0; pos < size; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
     if (n === 0) break;
-    off += n;
+    const nul = buf.subarray(0, n).indexOf(0);
+    if (nul >= 0) {
+      // Back to the start of its line: the newline before it, in this chunk or an earlier one.
+      let at = pos + nul;
+      const back = Buffer.allocUnsafe(4096);
+      while (at > 0) {
+        const from = Math.max(0, at - back.length);
+        const got = readSync(fd, back, 0, at - from, from);
+        const nl = back.subarray(0, got).lastIndexOf(10);
+        if (nl >= 0) return from + nl + 1;
+        at = from;
+      }
+      return 0;
+    }
+    pos += n;
   }
-  const recent: LoggedEvent[] = [];
-  let cut = 0;
-  let expect = start;
-  for (;;) {
-    const nl = buf.indexOf(10, cut);
-    if (nl < 0 || nl >= off) break;
-    const e = parseLine(buf.toString('utf8', cut, nl));
-    if (!e || e.seq !== expect) break;
-    recent.push(e);
-    if (recent.length > keep) recent.shift();
-    expect++;
-    cut = nl + 1;
-  }
-  return { cut, recent };
+  return size;
 }
