@@ -1,7 +1,7 @@
 // Branches, leases and agents through the http state backend: a hub server keeps the records (and applies each
 // write atomically on its own store), the client creates branches in its own checkout. A git failure on the client
 // releases the record on the server again.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentHeartbeatOp, agentRegistry } from '../src/ops/agent-ops.js';
@@ -9,16 +9,8 @@ import { branchAllocate, branchList } from '../src/ops/branch-ops.js';
 import { type AnyOperation, createContext, invoke } from '../src/ops/index.js';
 import { leaseAcquire, leaseRelease } from '../src/ops/lease-ops.js';
 import { buildWorkspace, git, removeTempDir } from './fixtures/index.js';
+import { loggedEvents } from './fixtures/logged-events.js';
 import { type RunningServer, startTestServer } from './http-server.js';
-
-/** The recorded events in a local store's events log (one JSON line each, segments in order). */
-const loggedEvents = (hub: string) => {
-  const dir = join(hub, 'coord.events.log');
-  return readdirSync(dir)
-    .sort()
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l));
-};
 
 const spec = {
   projects: [{ name: 'platform', repos: [{ name: 'identity', files: { 'README.md': '# identity\n' } }] }],

@@ -1,22 +1,14 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, createTempDir, git, makeGitRepo, removeTempDir } from '../../test/fixtures/index.js';
+import { loggedEvents } from '../../test/fixtures/logged-events.js';
 import { HubError } from '../infra/index.js';
 import { agentRegistry } from './agent-ops.js';
 import { branchAllocate, branchCleanup, branchList, branchRelease } from './branch-ops.js';
 import { createContext } from './create-context.js';
 import { invoke } from './invoke.js';
 import type { AnyOperation } from './registry.js';
-
-/** The recorded events in a local store's events log (one JSON line each, segments in order). */
-const loggedEvents = (hub: string) => {
-  const dir = join(hub, 'coord.events.log');
-  return readdirSync(dir)
-    .sort()
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l));
-};
 
 const temps: string[] = [];
 afterAll(() => {

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWorkspace, git, removeTempDir } from '../../test/fixtures/index.js';
+import { loggedEvents } from '../../test/fixtures/logged-events.js';
 import { HubError } from '../infra/index.js';
 import { agentHeartbeatOp, agentRegistry } from './agent-ops.js';
 import { branchList } from './branch-ops.js';
@@ -9,15 +10,6 @@ import { createContext } from './create-context.js';
 import { invoke } from './invoke.js';
 import { leaseAcquire, leaseHeartbeat, leaseList, leaseRelease } from './lease-ops.js';
 import type { AnyOperation } from './registry.js';
-
-/** The recorded events in a local store's events log (one JSON line each, segments in order). */
-const loggedEvents = (hub: string) => {
-  const dir = join(hub, 'coord.events.log');
-  return readdirSync(dir)
-    .sort()
-    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean))
-    .map((l) => JSON.parse(l));
-};
 
 const ws = buildWorkspace({
   projects: [{ name: 'platform', repos: [{ name: 'identity', files: { 'README.md': '# identity\n' } }] }],

@@ -101,6 +101,8 @@ export function legacyEvents(doc: unknown): { events: LoggedEvent[]; last: numbe
 /** An id none of `recent` has: `id`, else `id~2`, `id~3`... (two updates of one objective in one millisecond). */
 export function uniqueAmong(id: unknown, recent: readonly Record<string, unknown>[]): unknown {
   if (typeof id !== 'string' || recent.length === 0) return id;
+  // Mostly not taken: one pass, no set built.
+  if (!recent.some((e) => e.id === id)) return id;
   const taken = new Set<unknown>();
   for (const e of recent) taken.add(e.id);
   if (!taken.has(id)) return id;

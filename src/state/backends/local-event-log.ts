@@ -30,6 +30,7 @@ import {
   OPEN_EXISTING,
   OPEN_READ,
   openRegular,
+  openRegularStat,
   parseLine,
   readAll,
   readTail,
@@ -77,6 +78,8 @@ interface Opened {
   start: number;
   fd: number;
   known?: Tail;
+  /** Its size when it was opened, when known. */
+  size?: number;
 }
 
 /** The newest segment while an append writes it (a full one is closed, and the next opened, on the way). */
@@ -225,15 +228,15 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     let known: Remembered | undefined = remembered;
     // Segments other handles started since: each is named by the sequence after the last of the one before.
     for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const fd = openRegular(join(dir, segmentName(start)), OPEN_EXISTING);
-      if (fd === undefined) return undefined;
-      const st = fstatSync(fd);
+      const opened = openRegularStat(join(dir, segmentName(start)), OPEN_EXISTING);
+      if (opened === undefined) return undefined;
+      const { fd, st } = opened;
       const same = known && known.ino === st.ino && known.size === st.size && known.mtimeMs === st.mtimeMs;
       const tail = same ? known! : readTail(fd, st.size, work);
       const last = tail.recent.at(-1)?.seq ?? start - 1;
       // A last line that is no event: the append refuses it, naming this segment.
       if (tail.lastBad || last < start || !exists(join(dir, segmentName(last + 1))))
-        return { start, fd, known: tail };
+        return { start, fd, known: tail, size: st.size };
       closeSync(fd);
       start = last + 1;
       known = undefined;
@@ -348,7 +351,7 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
         try {
           markerFile = boot === undefined ? undefined : openMarker(dir);
           let marker = markerFile?.read();
-          let size = fstatSync(seg.fd).size;
+          let size = found.size ?? fstatSync(seg.fd).size;
           let tail = found.known ?? readTail(seg.fd, size, work);
           const lastSeen = tail.recent.at(-1)?.seq ?? seg.start - 1;
           // The marker names the latest change written through its document: its lines should be in the log.

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, type Stats, writeSync } from 'node:fs';
 import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError } from '../../infra/index.js';
 import { type LoggedEvent, MAX_EVENT_BYTES } from '../event-log.js';
 
@@ -48,6 +48,11 @@ export function parseLine(line: string): LoggedEvent | undefined {
 }
 
 export function openRegular(path: string, flags: number): number | undefined {
+  return openRegularStat(path, flags)?.fd;
+}
+
+/** openRegular, with the file's stat as it was checked. */
+export function openRegularStat(path: string, flags: number): { fd: number; st: Stats } | undefined {
   let fd: number;
   try {
     fd = openSync(path, flags, 0o644);
@@ -69,7 +74,7 @@ export function openRegular(path: string, flags: number): number | undefined {
       { file: path, rule: st.isFile() ? 'segment_size' : 'regular_file' },
     );
   }
-  return fd;
+  return { fd, st };
 }
 
 /**
