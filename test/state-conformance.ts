@@ -135,6 +135,16 @@ export function runStoreConformance(name: string, make: () => Promise<StoreUnder
       expect(await store.read('notes')).toEqual({ value: undefined, etag: undefined });
     });
 
+    it('refuses a document that names the outbox key (the local backend keeps events under it), on any write', async () => {
+      const refused = { code: 'validation', details: { field: 'hub:outbox', rule: 'reserved_key' } };
+      await expect(store.write('notes', { 'hub:outbox': [] }, '""')).rejects.toMatchObject(refused);
+      if (store.update)
+        await expect(
+          store.update('notes', () => ({ value: { a: 1, 'hub:outbox': 'x' }, result: undefined })),
+        ).rejects.toMatchObject(refused);
+      expect(await store.read('notes')).toEqual({ value: undefined, etag: undefined });
+    });
+
     it('updateDocument creates an absent document from undefined', async () => {
       const { etag, value, result } = await updateDocument<Counter, string>(
         store,

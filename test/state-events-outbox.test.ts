@@ -179,6 +179,21 @@ describe('local events log: the outbox', () => {
     expect(marker(hub).synced).toBe(101);
   });
 
+  it('a change of more events than an outbox holds syncs its own lines, and its document carries none of them', async () => {
+    const hub = hubDir();
+    const s = createLocalStore({ dir: hub });
+    const many = Array.from({ length: 80 }, (_, i) => ev(`m${i}`));
+    await s.update!<{ n: number }, void>('objectives', () => ({ value: { n: 1 }, result: undefined, events: many }));
+    const raw = JSON.parse(readFileSync(join(hub, 'objectives.json'), 'utf8'));
+    expect(raw[OUTBOX]).toBeUndefined();
+    expect(marker(hub).synced).toBe(80);
+    // A crash now takes nothing: the lines are synced.
+    crash(hub);
+    const after = createLocalStore({ dir: hub });
+    await after.events!.append(ev('next'));
+    expect((await allEvents(after)).map(([seq]) => seq)).toEqual(Array.from({ length: 81 }, (_, i) => i + 1));
+  });
+
   it('serves documents without their outbox, and refuses a document that names it', async () => {
     const hub = hubDir();
     const s = createLocalStore({ dir: hub });

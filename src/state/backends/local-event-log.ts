@@ -1,6 +1,5 @@
 import {
   closeSync,
-  constants,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -32,26 +31,18 @@ import {
   openRegular,
   openRegularStat,
   parseLine,
+  putLines,
   readAll,
   readTail,
-  SEGMENT_BYTES,
   SEGMENT_EVENTS,
   SEGMENT_RE,
+  type Seg,
+  segmentName,
   syncDir,
   type Tail,
-  writeAll,
 } from './local-log-files.js';
-import {
-  bootId,
-  debrisStart,
-  type MarkerFile,
-  numberedOn,
-  openMarker,
-  outboxEvents,
-  readRegistry,
-  register,
-  SYNC_EVERY,
-} from './local-outbox.js';
+import { bootId, type MarkerFile, openMarker, readRegistry, register } from './local-log-marker.js';
+import { MAX_OUTBOX, recoverSegment, SYNC_EVERY } from './local-outbox.js';
 
 export type { LogWork } from './local-log-files.js';
 
@@ -67,7 +58,6 @@ export type { LogWork } from './local-log-files.js';
 
 export const LOG_DIR = 'coord.events.log';
 export const LOG_LOCK = 'coord.events.log.lock';
-const segmentName = (first: number) => `${String(first).padStart(16, '0')}.jsonl`;
 /** Events of the log's end a handle keeps in memory (an id repeated among them gets `~2`...). */
 const RECENT_KEPT = 128;
 /** Segments another handle may have started since this one's last append, followed one by one before a listing. */
@@ -80,17 +70,6 @@ interface Opened {
   known?: Tail;
   /** Its size when it was opened, when known. */
   size?: number;
-}
-
-/** The newest segment while an append writes it (a full one is closed, and the next opened, on the way). */
-interface Seg {
-  dir: string;
-  start: number;
-  fd: number;
-  /** Its length so far (as counted for SEGMENT_BYTES). */
-  bytes: number;
-  rotated: boolean;
-  newFile: boolean;
 }
 
 /** The log's end as a handle's last append left it: the newest segment, its file's identity, size and tail. */
@@ -263,65 +242,6 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     return known.names;
   };
 
-  /** Writes whole lines at the end of the newest segment, starting a new one where a segment is full. */
-  const put = (seg: Seg, entries: ReadonlyArray<{ seq: number; line: string }>) => {
-    let text = '';
-    for (const { seq, line } of entries) {
-      if (seq - seg.start >= perSegment || seg.bytes + line.length > SEGMENT_BYTES) {
-        // The segment is full: the rest goes to a new one, named by its first sequence.
-        if (text) writeAll(seg.fd, text);
-        text = '';
-        fdatasyncSync(seg.fd);
-        closeSync(seg.fd);
-        seg.start = seq;
-        seg.fd = openRegular(join(seg.dir, segmentName(seq)), OPEN_APPEND | constants.O_EXCL)!;
-        seg.bytes = 0;
-        seg.rotated = true;
-        seg.newFile = true;
-      }
-      text += `${line}\n`;
-      seg.bytes += line.length + 1;
-    }
-    if (text) writeAll(seg.fd, text);
-  };
-
-  /**
-   * Puts back what a crash undid (local-outbox.ts), synced: after a killed writer (`pendingDoc`), the events of
-   * that document's outbox that number on from the log; after a machine crash (none), the newest segment cut to
-   * its whole events, then those of every registered document's outbox. Returns the segment's new tail.
-   */
-  const recover = (seg: Seg, size: number, pendingDoc: string | undefined): Tail => {
-    if (pendingDoc === undefined) {
-      const debris = debrisStart(seg.fd, size);
-      if (debris < size) ftruncateSync(seg.fd, debris);
-      size = debris;
-    }
-    const tail = readTail(seg.fd, size, work);
-    if (tail.lastBad) return tail;
-    if (tail.cut < size) ftruncateSync(seg.fd, tail.cut);
-    seg.bytes = tail.cut;
-    const last = tail.recent.at(-1)?.seq ?? seg.start - 1;
-    const docs = pendingDoc === undefined ? [...readRegistry(seg.dir)] : [pendingDoc];
-    const back = numberedOn(
-      last,
-      // Whole events only, within an event's size: what a document carries is checked when it is put back.
-      docs.map((d) => outboxEvents(ports.readOutbox(d))),
-    );
-    put(
-      seg,
-      back.map((e) => ({ seq: e.seq, line: JSON.stringify(e) })),
-    );
-    // What is there now is what the marker will call synced (after a killed writer, lines may be unsynced yet).
-    fdatasyncSync(seg.fd);
-    if (seg.newFile) syncDir(seg.dir);
-    if (back.length === 0) return tail;
-    return {
-      cut: fstatSync(seg.fd).size,
-      recent: [...tail.recent, ...back].slice(-RECENT_KEPT),
-      lastBad: false,
-    };
-  };
-
   const log: LocalEventLog = {
     work,
     outboxes: bootId() !== undefined,
@@ -359,7 +279,12 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           if (boot !== undefined && (marker?.boot !== boot || unfinished)) {
             // A crash undid part of an earlier step (see local-outbox.ts): put back first, synced, on its own.
             assertHeld();
-            tail = recover(seg, size, marker?.boot === boot ? marker.pending!.doc : undefined);
+            tail = recoverSegment(seg, size, marker?.boot === boot ? marker.pending!.doc : undefined, {
+              readOutbox: ports.readOutbox,
+              perSegment,
+              keep: RECENT_KEPT,
+              work,
+            });
             if (!tail.lastBad) {
               size = fstatSync(seg.fd).size;
               marker = { boot, synced: tail.recent.at(-1)?.seq ?? seg.start - 1, pending: null };
@@ -396,17 +321,21 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           const change = opts.outbox;
           // Through its document: the change's events go inside the document's own durable write (with those of
           // its earlier changes the log may not hold durably yet), and the marker names the change while it is in
-          // flight. A document that cannot carry them (the registry full) is written first, its events synced here.
+          // flight. A document that cannot carry them (the registry full, more events than an outbox is read back
+          // with) is written first, its events synced here.
+          const kept = change?.prior.filter((e) => e.seq > synced && e.seq <= lastBefore) ?? [];
           const outboxed =
-            change !== undefined && marker !== undefined && register(dir, registry(dir), change.doc);
+            change !== undefined &&
+            marker !== undefined &&
+            kept.length + records.length <= MAX_OUTBOX &&
+            register(dir, registry(dir), change.doc);
           if (change) {
-            const kept = change.prior.filter((e) => e.seq > synced && e.seq <= lastBefore);
             if (outboxed) {
               markerFile!.write({ ...marker!, pending: { doc: change.doc, from: lastBefore + 1, to: seq } });
               change.write([...kept, ...records]);
             } else change.write(kept);
           }
-          put(seg, entries);
+          putLines(seg, entries, perSegment);
           // Synced now unless the events are in their document's outbox and few are unsynced since the last sync.
           // The marker keeps naming the change (the next append sees its lines are there); a sync is recorded.
           if (!outboxed || seq - synced >= SYNC_EVERY || seg.rotated) {

@@ -1,9 +1,23 @@
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, type Stats, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  type Stats,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { DOCUMENT_BOUNDS, findDepthViolation, RefusedError } from '../../infra/index.js';
 import { type LoggedEvent, MAX_EVENT_BYTES } from '../event-log.js';
 
 // The file work of the local events log (local-event-log.ts): segment files opened only when regular and within a
 // segment's size, their tail read from the end, whole lines written, and syncs.
+
+/** A segment's file name: the sequence of its first event, 16 digits. */
+export const segmentName = (first: number) => `${String(first).padStart(16, '0')}.jsonl`;
 
 /** Events a segment holds before the next event starts a new one (or SEGMENT_BYTES). */
 export const SEGMENT_EVENTS = 1000;
@@ -138,4 +152,41 @@ export function syncDir(dir: string): void {
   } catch {
     // Some filesystems refuse fsync on a directory: harmless.
   }
+}
+
+/** The newest segment while an append writes it (a full one is closed, and the next opened, on the way). */
+export interface Seg {
+  dir: string;
+  start: number;
+  fd: number;
+  /** Its length so far (as counted for SEGMENT_BYTES). */
+  bytes: number;
+  rotated: boolean;
+  newFile: boolean;
+}
+
+/** Writes whole lines at the end of the newest segment, starting a new one where a segment is full. */
+export function putLines(
+  seg: Seg,
+  entries: ReadonlyArray<{ seq: number; line: string }>,
+  perSegment: number,
+): void {
+  let text = '';
+  for (const { seq, line } of entries) {
+    if (seq - seg.start >= perSegment || seg.bytes + line.length > SEGMENT_BYTES) {
+      // The segment is full: the rest goes to a new one, named by its first sequence.
+      if (text) writeAll(seg.fd, text);
+      text = '';
+      fdatasyncSync(seg.fd);
+      closeSync(seg.fd);
+      seg.start = seq;
+      seg.fd = openRegular(join(seg.dir, segmentName(seq)), OPEN_APPEND | constants.O_EXCL)!;
+      seg.bytes = 0;
+      seg.rotated = true;
+      seg.newFile = true;
+    }
+    text += `${line}\n`;
+    seg.bytes += line.length + 1;
+  }
+  if (text) writeAll(seg.fd, text);
 }
