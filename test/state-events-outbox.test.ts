@@ -183,7 +183,11 @@ describe('local events log: the outbox', () => {
     const hub = hubDir();
     const s = createLocalStore({ dir: hub });
     const many = Array.from({ length: 80 }, (_, i) => ev(`m${i}`));
-    await s.update!<{ n: number }, void>('objectives', () => ({ value: { n: 1 }, result: undefined, events: many }));
+    await s.update!<{ n: number }, void>('objectives', () => ({
+      value: { n: 1 },
+      result: undefined,
+      events: many,
+    }));
     const raw = JSON.parse(readFileSync(join(hub, 'objectives.json'), 'utf8'));
     expect(raw[OUTBOX]).toBeUndefined();
     expect(marker(hub).synced).toBe(80);
