@@ -232,6 +232,23 @@ describe('local events log: the outbox', () => {
     expect(await allEvents(after)).toEqual([...before, [3, 'next']]);
   });
 
+  it('drops a planted outbox entry nested past the depth bound instead of failing the next write', async () => {
+    const hub = hubDir();
+    const s = createLocalStore({ dir: hub });
+    await change(s, 'objectives', 'a');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    writeFileSync(
+      join(hub, 'objectives.json'),
+      `{"ids":["a"],"hub:outbox":[{"id":"deep","seq":1,"kind":"K","data":${deep}}]}`,
+    );
+    // A write that records nothing carries the outbox forward; a change keeps its unsynced events.
+    await s.append('objectives', 'more', { k: 1 });
+    await change(s, 'objectives', 'b');
+    const text = readFileSync(join(hub, 'objectives.json'), 'utf8');
+    expect(text).not.toContain('"deep"');
+    expect((await s.read('objectives')).value).toEqual({ ids: ['a', 'b'] });
+  });
+
   it('takes from a planted outbox only whole events that number on from the log, and only after a crash', async () => {
     const hub = hubDir();
     const s = createLocalStore({ dir: hub });

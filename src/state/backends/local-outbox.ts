@@ -1,4 +1,5 @@
 import { fdatasyncSync, fstatSync, ftruncateSync, readSync } from 'node:fs';
+import { DOCUMENT_BOUNDS, findDepthViolation } from '../../infra/index.js';
 import { type LoggedEvent, MAX_EVENT_BYTES } from '../event-log.js';
 import { OUTBOX_KEY } from '../store.js';
 import {
@@ -59,7 +60,8 @@ export function numberedOn(last: number, outboxes: readonly LoggedEvent[][]): Lo
 
 /**
  * Splits a document as read into its value (served without the outbox) and its outbox: the entries with a
- * sequence, as they are (carried forward by the document's next write; checked whole only when put back).
+ * sequence within the depth bound, as they are (carried forward by the document's next write; checked whole
+ * only when put back).
  */
 export function splitOutbox(value: unknown): { value: unknown; outbox: LoggedEvent[] | undefined } {
   if (
@@ -74,7 +76,9 @@ export function splitOutbox(value: unknown): { value: unknown; outbox: LoggedEve
   if (Array.isArray(box))
     for (const e of box.slice(0, MAX_OUTBOX)) {
       const seq = (e as { seq?: unknown } | null)?.seq;
-      if (typeof e === 'object' && !Array.isArray(e) && isSeq(seq) && seq > 0) outbox.push(e as LoggedEvent);
+      if (typeof e !== 'object' || Array.isArray(e) || !isSeq(seq) || seq === 0) continue;
+      // A planted entry nested past what the next write can serialize is no event of hub's: not carried.
+      if (!findDepthViolation(e, DOCUMENT_BOUNDS.depth)) outbox.push(e as LoggedEvent);
     }
   return { value: rest, outbox };
 }
