@@ -41,7 +41,8 @@ function safeUnlink(p: string): void {
   }
 }
 
-function fsyncDir(dir: string): void {
+/** Syncs a folder, making a rename or a new file in it durable; a file system that refuses is not an error. */
+export function fsyncDir(dir: string): void {
   // Makes the rename itself durable; some filesystems refuse fsync on a directory, which is harmless here.
   try {
     const fd = openSync(dir, 'r');

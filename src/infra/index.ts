@@ -1,4 +1,4 @@
-export { writeFileAtomicSync } from './atomic-file.js';
+export { fsyncDir, writeFileAtomicSync } from './atomic-file.js';
 export { backupFileSync } from './backup-file.js';
 export { readBoundedBody } from './bounded-body.js';
 export { childProcess } from './child-process.js';

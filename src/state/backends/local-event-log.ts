@@ -9,7 +9,7 @@ import {
   unlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { RefusedError, resolveReal, writeFileAtomicSync } from '../../infra/index.js';
+import { fsyncDir, RefusedError, resolveReal, writeFileAtomicSync } from '../../infra/index.js';
 import {
   checkLegacyShape,
   type EventLog,
@@ -38,7 +38,6 @@ import {
   SEGMENT_RE,
   type Seg,
   segmentName,
-  syncDir,
   type Tail,
 } from './local-log-files.js';
 import { bootId, type MarkerFile, openMarker, readRegistry, register } from './local-log-marker.js';
@@ -346,7 +345,7 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           // The folder of a document written before this append (its rename), after the log's sync: on a
           // journaled file system that sync already committed it, and this one costs little.
           opts.alsoSync?.();
-          if (seg.newFile) syncDir(dir);
+          if (seg.newFile) fsyncDir(dir);
           const after = fstatSync(seg.fd);
           end = {
             dir,

@@ -3,7 +3,6 @@ import {
   constants,
   fdatasyncSync,
   fstatSync,
-  fsyncSync,
   openSync,
   readSync,
   type Stats,
@@ -139,19 +138,6 @@ export function writeAll(fd: number, text: string): void {
   const buf = Buffer.from(text, 'utf8');
   let off = 0;
   while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-}
-
-export function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some filesystems refuse fsync on a directory: harmless.
-  }
 }
 
 /** The newest segment while an append writes it (a full one is closed, and the next opened, on the way). */

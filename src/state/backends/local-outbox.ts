@@ -1,16 +1,8 @@
 import { fdatasyncSync, fstatSync, ftruncateSync, readSync } from 'node:fs';
-import { DOCUMENT_BOUNDS, findDepthViolation } from '../../infra/index.js';
+import { DOCUMENT_BOUNDS, findDepthViolation, fsyncDir } from '../../infra/index.js';
 import { type LoggedEvent, MAX_EVENT_BYTES } from '../event-log.js';
 import { OUTBOX_KEY } from '../store.js';
-import {
-  type LogWork,
-  parseLine,
-  putLines,
-  readTail,
-  type Seg,
-  syncDir,
-  type Tail,
-} from './local-log-files.js';
+import { type LogWork, parseLine, putLines, readTail, type Seg, type Tail } from './local-log-files.js';
 import { isSeq, readRegistry } from './local-log-marker.js';
 
 // The outbox of the local events log. A change of a document that records events writes them inside the
@@ -156,7 +148,7 @@ export function recoverSegment(
   );
   // What is there now is what the marker will call synced (after a killed writer, lines may be unsynced yet).
   fdatasyncSync(seg.fd);
-  if (seg.newFile) syncDir(seg.dir);
+  if (seg.newFile) fsyncDir(seg.dir);
   if (back.length === 0) return tail;
   return { cut: fstatSync(seg.fd).size, recent: [...tail.recent, ...back].slice(-opts.keep), lastBad: false };
 }

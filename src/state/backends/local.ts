@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  fsyncDir,
   HubError,
   RefusedError,
   randomHex,
@@ -37,7 +38,6 @@ import {
 } from '../store.js';
 import { createEtagMemo } from './etag-memo.js';
 import { createLocalEventLog, LOG_LOCK } from './local-event-log.js';
-import { syncDir } from './local-log-files.js';
 import { splitOutbox, withOutbox } from './local-outbox.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
@@ -334,7 +334,10 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
         }
         if (changed) persist(name, value, etag, got.outbox, false);
         const folder = dirname(join(realDir(), fileOf(name)));
-        const recorded = await events.appendMany(changes, changed ? { alsoSync: () => syncDir(folder) } : {});
+        const recorded = await events.appendMany(
+          changes,
+          changed ? { alsoSync: () => fsyncDir(folder) } : {},
+        );
         return { result, etag, value, recorded };
       });
     },
