@@ -84,6 +84,38 @@ async function startWriter(hub: string, name: string, mode?: 'change'): Promise<
   };
 }
 
+/**
+ * Rounds of two writers (the next round's loading while one runs): each let to acknowledge once, then SIGKILLed at
+ * a random instant of the appends that follow. `killed` sees each writer with how it exited; `after` runs after
+ * each round.
+ */
+async function killRounds(
+  hub: string,
+  rounds: number,
+  prefix: string,
+  mode: 'change' | undefined,
+  killed: (w: Writer, exit: [number | null, string | null]) => void,
+  after: (round: number) => Promise<void>,
+): Promise<void> {
+  const load = (round: number) =>
+    Promise.all([startWriter(hub, `${prefix}${round}a`, mode), startWriter(hub, `${prefix}${round}b`, mode)]);
+  let loading = load(0);
+  for (let round = 0; round < rounds; round++) {
+    const writers = await loading;
+    if (round + 1 < rounds) loading = load(round + 1);
+    for (const w of writers) w.go();
+    // Killed after a first acknowledged append, at a random instant of the ones that follow.
+    await Promise.race(writers.map((w) => w.acked(1)));
+    await sleep(Math.floor(Math.random() * 25));
+    for (const w of writers) {
+      const exited = once(w.child, 'exit');
+      w.child.kill('SIGKILL');
+      killed(w, (await exited) as [number | null, string | null]);
+    }
+    await after(round);
+  }
+}
+
 describe('local events log under SIGKILL', () => {
   it(`0 torn, 0 gaps, 0 duplicates, 0 lost acknowledged events (${ROUNDS} rounds of two writers)`, async () => {
     const hub = join(tmp, '.hub');
@@ -91,27 +123,14 @@ describe('local events log under SIGKILL', () => {
     const acked = new Map<number, string>();
     let tornSeen = 0;
     let mine = 0;
-    // The next round's writers load while the current round runs (a writer starts appending only on go()).
-    const load = (round: number) =>
-      Promise.all([startWriter(hub, `r${round}a`), startWriter(hub, `r${round}b`)]);
-    let loading = load(0);
-    for (let round = 0; round < ROUNDS; round++) {
-      const writers = await loading;
-      if (round + 1 < ROUNDS) loading = load(round + 1);
-      for (const w of writers) w.go();
-      // Killed after a first acknowledged append, at a random instant of the ones that follow.
-      await Promise.race(writers.map((w) => w.acked(1)));
-      await sleep(Math.floor(Math.random() * 25));
-      for (const w of writers) {
-        const exited = once(w.child, 'exit');
-        w.child.kill('SIGKILL');
-        const [code, signal] = (await exited) as [number | null, string | null];
-        expect({ code, signal, stderr: w.stderr() }).toEqual({ code: null, signal: 'SIGKILL', stderr: '' });
-        for (const [seq, id] of w.acks) {
-          expect(acked.has(seq), `sequence ${seq} acknowledged twice`).toBe(false);
-          acked.set(seq, id);
-        }
+    const killed = (w: Writer, [code, signal]: [number | null, string | null]) => {
+      expect({ code, signal, stderr: w.stderr() }).toEqual({ code: null, signal: 'SIGKILL', stderr: '' });
+      for (const [seq, id] of w.acks) {
+        expect(acked.has(seq), `sequence ${seq} acknowledged twice`).toBe(false);
+        acked.set(seq, id);
       }
+    };
+    await killRounds(hub, ROUNDS, 'r', undefined, killed, async (round) => {
       // A half-written line may be left at the end of the newest segment: readers never serve it.
       const dir = join(hub, 'coord.events.log');
       const newest = readdirSync(dir)
@@ -133,7 +152,7 @@ describe('local events log under SIGKILL', () => {
       expect(seq).toBe(before.last_seq + 1);
       acked.set(seq!, `parent-${round}`);
       mine++;
-    }
+    });
     const all = await store.events!.read();
     const seqs = all.events.map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
@@ -164,30 +183,18 @@ describe('document changes recorded through their outbox, under SIGKILL', () => 
     mkdirSync(hub, { recursive: true });
     const store = createLocalStore({ dir: hub, lockTimeoutMs: 20_000, segmentEvents: 25 });
     const acked = new Map<number, string>();
-    const rounds = 6;
-    const load = (round: number) =>
-      Promise.all([startWriter(hub, `c${round}a`, 'change'), startWriter(hub, `c${round}b`, 'change')]);
-    let loading = load(0);
-    for (let round = 0; round < rounds; round++) {
-      const writers = await loading;
-      if (round + 1 < rounds) loading = load(round + 1);
-      for (const w of writers) w.go();
-      await Promise.race(writers.map((w) => w.acked(1)));
-      await sleep(Math.floor(Math.random() * 25));
-      for (const w of writers) {
-        const exited = once(w.child, 'exit');
-        w.child.kill('SIGKILL');
-        await exited;
-        expect(w.stderr()).toBe('');
-        for (const [seq, id] of w.acks) acked.set(seq, id);
-      }
+    const killed = (w: Writer) => {
+      expect(w.stderr()).toBe('');
+      for (const [seq, id] of w.acks) acked.set(seq, id);
+    };
+    await killRounds(hub, 6, 'c', 'change', killed, async (round) => {
       // The next append puts right what a writer killed between its document and its line left.
       await store.events!.append({
         id: `parent-${round}`,
         timestamp: new Date().toISOString(),
         kind: 'Check',
       });
-    }
+    });
     const all = await store.events!.read();
     const seqs = all.events.map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
