@@ -221,6 +221,35 @@ describe('campaign status: the combined view', () => {
 });
 
 describe('campaign rows: branch, into, patterns and budget are part of the format', () => {
+  it('shows rows a train would refuse as blocked, never failing the whole status (own target, a repository twice)', async () => {
+    const w = workspace(`  - project: shop
+    repo: web
+    status: routed
+`);
+    writeFileSync(
+      w.file,
+      readFileSync(w.file, 'utf8').replace(
+        'repo: worker\n    status: routed\n',
+        'repo: worker\n    status: routed\n    branch: integration\n',
+      ),
+    );
+    const v = await w.run(campaignStatus, { slug: 'rename-flag', into: 'integration' });
+    expect(
+      v.landing.rows.map((r: { repository: string; outcome: string; cause?: { code: string } }) => [
+        r.repository,
+        r.outcome,
+        r.cause?.code ?? null,
+      ]),
+    ).toEqual([
+      ['shop/api', 'would_merge', null],
+      ['shop/web', 'would_merge', null],
+      ['shop/worker', 'blocked', 'not_landable'],
+      ['shop/web', 'blocked', 'not_landable'],
+    ]);
+    expect(v.landing.rows[2].cause.message).toMatch(/its own target/);
+    expect(v.landing.rows[3].cause.message).toMatch(/twice/);
+  });
+
   it('validates them without calling them unknown, and refuses a branch git would not take, naming the field', async () => {
     const w = workspace();
     const ok = await w.run(campaignValidate, { slug: 'rename-flag' });

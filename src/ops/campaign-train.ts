@@ -1,6 +1,12 @@
 import { type CampaignRow, pickCampaignBranch, rowRef } from '../campaign/index.js';
 import { HubError, runGit } from '../infra/index.js';
-import { summarizeTrain, type TrainReport, type TrainRowReport } from '../train/index.js';
+import {
+  checkRow,
+  MAX_TRAIN_ROWS,
+  summarizeTrain,
+  type TrainReport,
+  type TrainRowReport,
+} from '../train/index.js';
 import type { OpContext } from './context.js';
 import { mergeTarget } from './merge-deps.js';
 import { runTrain } from './merge-train-ops.js';
@@ -67,6 +73,7 @@ export async function landingPreview(
   if (open.length === 0) return null;
   const reports: Array<TrainRowReport | number> = [];
   const ready: CampaignTrainRow[] = [];
+  const seen = new Map<string, string>();
   for (const row of open) {
     let root: string | undefined;
     try {
@@ -89,6 +96,16 @@ export async function landingPreview(
       );
       continue;
     }
+    // A row a train would refuse (its own target, a target twice, past a train's size) is shown blocked with
+    // the reason, rather than refusing the whole status.
+    const why =
+      ready.length >= MAX_TRAIN_ROWS
+        ? `a train lands at most ${MAX_TRAIN_ROWS} rows; land the first ones, then this one`
+        : refusal(() => checkRow({ ...t, root }, ready.length, seen));
+    if (why) {
+      reports.push(blocked(t, 'not_landable', why));
+      continue;
+    }
     reports.push(ready.length);
     ready.push(t);
   }
@@ -101,7 +118,7 @@ export async function landingPreview(
 
 function blocked(
   t: CampaignTrainRow,
-  code: 'unknown_repository' | 'not_checked_out',
+  code: 'unknown_repository' | 'not_checked_out' | 'not_landable',
   why: Error | string,
 ): TrainRowReport {
   return {
@@ -113,4 +130,15 @@ function blocked(
     outcome: 'blocked',
     cause: { code, message: typeof why === 'string' ? why : why.message },
   };
+}
+
+/** The message of the refusal `check` throws (a user's or a file's value), undefined when it passes. */
+function refusal(check: () => void): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof HubError && err.code !== 'internal') return err.message;
+    throw err;
+  }
 }

@@ -10,6 +10,7 @@ export {
   planCampaignGraph,
   REFERENCE_PRIORITY,
 } from './plan.js';
+export { checkRow } from './preflight.js';
 export {
   CAUSE_CODES,
   MAX_TRAIN_ROWS,

@@ -40,24 +40,30 @@ export function checkRows(rows: readonly TrainRow[]): void {
       rule: `at most ${MAX_TRAIN_ROWS}`,
     });
   const seen = new Map<string, string>();
-  rows.forEach((r, i) => {
-    checkBranchName(r.branch, `rows[${i}].branch`);
-    checkBranchName(r.into, `rows[${i}].into`);
-    if (r.branch === r.into)
-      throw new ValidationError(`rows[${i}].branch: '${r.branch}' is its own target (${r.repository})`, {
-        field: `rows[${i}].branch`,
-        value: r.branch,
-        rule: 'branch differs from into',
-      });
-    const key = `${realRoot(r.root)}\0${r.into}`;
-    const first = seen.get(key);
-    if (first !== undefined)
-      throw new ValidationError(
-        `rows[${i}]: ${r.repository} lands on '${r.into}' twice (also ${first}); one row per target: merge rollup the branches into one first`,
-        { field: `rows[${i}]`, value: r.repository, rule: 'one row per target' },
-      );
-    seen.set(key, `rows[${i}]`);
-  });
+  rows.forEach((r, i) => checkRow(r, i, seen));
+}
+
+/**
+ * One row of a train, checked as checkRows checks it: its branch names, a branch that is not its own target, and
+ * a target no earlier row (`seen`, filled here) lands on.
+ */
+export function checkRow(r: TrainRow, i: number, seen: Map<string, string>): void {
+  checkBranchName(r.branch, `rows[${i}].branch`);
+  checkBranchName(r.into, `rows[${i}].into`);
+  if (r.branch === r.into)
+    throw new ValidationError(`rows[${i}].branch: '${r.branch}' is its own target (${r.repository})`, {
+      field: `rows[${i}].branch`,
+      value: r.branch,
+      rule: 'branch differs from into',
+    });
+  const key = `${realRoot(r.root)}\0${r.into}`;
+  const first = seen.get(key);
+  if (first !== undefined)
+    throw new ValidationError(
+      `rows[${i}]: ${r.repository} lands on '${r.into}' twice (also ${first}); one row per target: merge rollup the branches into one first`,
+      { field: `rows[${i}]`, value: r.repository, rule: 'one row per target' },
+    );
+  seen.set(key, `rows[${i}]`);
 }
 
 /** The cause for a target checked out in some worktree: integrate's rule, so a train never moves one either. */

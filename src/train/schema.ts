@@ -55,6 +55,7 @@ export const CAUSE_CODES = [
   // A preview's rows (`campaign status`) that no train could take yet:
   'unknown_repository',
   'not_checked_out',
+  'not_landable',
 ] as const;
 
 export const TrainCauseSchema = z.object({
