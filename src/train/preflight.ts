@@ -40,7 +40,9 @@ export function checkRows(rows: readonly TrainRow[]): void {
       rule: `at most ${MAX_TRAIN_ROWS}`,
     });
   const seen = new Map<string, string>();
-  rows.forEach((r, i) => checkRow(r, i, seen));
+  rows.forEach((r, i) => {
+    checkRow(r, i, seen);
+  });
 }
 
 /**
