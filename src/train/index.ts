@@ -13,6 +13,7 @@ export {
 export { checkRow } from './preflight.js';
 export {
   CAUSE_CODES,
+  MAX_CAUSE_FILES,
   MAX_TRAIN_ROWS,
   TRAIN_OUTCOMES,
   type TrainCause,

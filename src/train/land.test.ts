@@ -17,7 +17,7 @@ import {
 } from '../../test/fixtures/index.js';
 import type { HubError } from '../infra/index.js';
 import { type MergeConfig, mergeSettings } from '../merge/index.js';
-import { landTrain, type TrainDeps, type TrainRow } from './index.js';
+import { landTrain, MAX_CAUSE_FILES, type TrainDeps, type TrainRow } from './index.js';
 
 const temps: string[] = [];
 afterAll(() => {
@@ -234,6 +234,26 @@ describe('landTrain', () => {
     expect(report.rows[1]!.cause!.message).toContain('git switch --detach');
     expect(headOfBranch(rows[1]!.root, 'main')).toBe(mainBefore);
     expect(heads(f)).toEqual(f.before);
+  });
+
+  it('lists at most MAX_CAUSE_FILES conflicting files, and says how many there are', async () => {
+    const f = fleet(1);
+    const r0 = f.rows[0]!;
+    const many = (side: string) =>
+      Object.fromEntries(
+        Array.from({ length: 130 }, (_, i) => [`c${String(i).padStart(3, '0')}.txt`, `${side}\n`]),
+      );
+    branchWith(r0.root, 'integration', 'integration', many('theirs'));
+    branchWith(r0.root, 'campaign/x', 'campaign/x', many('ours'));
+    for (const dry_run of [true, false]) {
+      const report = await landTrain(f.deps(), { rows: f.rows, dry_run });
+      const cause = report.rows[0]!.cause!;
+      expect(cause.code).toBe('conflict');
+      expect(cause.files).toHaveLength(MAX_CAUSE_FILES);
+      expect(cause.files![0]).toBe('c000.txt');
+      expect(cause.message).toMatch(/^130 files would conflict|130 files/);
+      expect(cause.message).toContain(`the first ${MAX_CAUSE_FILES} listed`);
+    }
   });
 
   it('dry_run shows the plan, predicts conflicts and changes nothing', async () => {

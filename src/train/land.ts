@@ -17,7 +17,13 @@ import {
   predictConflicts,
   prepare,
 } from './preflight.js';
-import type { TrainReport, TrainRow, TrainRowReport } from './schema.js';
+import {
+  MAX_CAUSE_FILES,
+  type TrainCause,
+  type TrainReport,
+  type TrainRow,
+  type TrainRowReport,
+} from './schema.js';
 import { summarize } from './summary.js';
 
 /** What a train needs: the environment its commands run with, a temp folder, and the merge settings. */
@@ -88,11 +94,10 @@ async function planRow(p: Prepared): Promise<TrainRowReport> {
     return {
       ...out,
       outcome: 'conflict',
-      cause: {
-        code: 'conflict',
-        message: `${n} file${n === 1 ? '' : 's'} would conflict merging '${p.row.branch}' into '${p.row.into}'`,
-        files: predicted.files,
-      },
+      cause: conflictCause(
+        predicted.files,
+        `${n} file${n === 1 ? '' : 's'} would conflict merging '${p.row.branch}' into '${p.row.into}'`,
+      ),
     };
   }
   return { ...out, outcome: 'would_merge' };
@@ -125,7 +130,7 @@ async function integrateRow(deps: TrainDeps, p: Prepared): Promise<TrainRowRepor
     return {
       ...out,
       outcome: 'conflict',
-      cause: { code: 'conflict', message: step.message, files: step.files },
+      cause: conflictCause(step.files, step.message),
     };
   const validation = { ok: step.validation.ok, commands: step.validation.commands };
   if (step.kind === 'validation_failed') {
@@ -220,3 +225,16 @@ async function putBack(rows: TrainRowReport[], prepared: Prepared[], moved: numb
 }
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 12) : '(deleted)');
+
+/**
+ * A conflict's cause: its files, at most MAX_CAUSE_FILES of them (a report is read by people and agents, and a
+ * campaign's preview answers a GET), the message saying how many there are when the list is cut.
+ */
+function conflictCause(files: readonly string[], message: string): TrainCause {
+  if (files.length <= MAX_CAUSE_FILES) return { code: 'conflict', message, files: [...files] };
+  return {
+    code: 'conflict',
+    message: `${message} (${files.length} files; the first ${MAX_CAUSE_FILES} listed)`,
+    files: files.slice(0, MAX_CAUSE_FILES),
+  };
+}

@@ -58,6 +58,9 @@ export const CAUSE_CODES = [
   'not_landable',
 ] as const;
 
+/** Most files a conflict's cause lists (its message says how many there are). */
+export const MAX_CAUSE_FILES = 100;
+
 export const TrainCauseSchema = z.object({
   code: z.enum(CAUSE_CODES),
   message: z.string(),
