@@ -84,16 +84,23 @@ function notARow(campaign: Campaign, ref: string, field: string): never {
   );
 }
 
-/** The objective of a row, brought in line with the row (status, merge request) when expand made one. */
+/** The ids of the workspace's objectives (one listing, for rollUpToObjective over many rows). */
+export async function objectiveIds(ctx: OpContext): Promise<Set<string>> {
+  return new Set((await objectiveListing(coordDeps(ctx))).objectives.map((o) => o.id));
+}
+
+/**
+ * The objective of a row, brought in line with the row (status, merge request) when expand made one. `known`:
+ * the objectives' ids when the caller listed them already (one listing for many rows).
+ */
 export async function rollUpToObjective(
   ctx: OpContext,
   slug: string,
   row: CampaignRow,
+  known?: ReadonlySet<string>,
 ): Promise<string | null> {
   const id = campaignObjectiveId(slug, row.project, row.repo);
-  const deps = coordDeps(ctx);
-  const { objectives } = await objectiveListing(deps);
-  if (!objectives.some((o) => o.id === id)) return null;
+  if (!(known ?? (await objectiveIds(ctx))).has(id)) return null;
   const status = OBJECTIVE_STATUS_OF_ROW[row.status];
   const fields = {
     id,

@@ -10,7 +10,7 @@ import {
 import { ValidationError } from '../infra/index.js';
 import { type CreateGraphInput, createGraph, type GraphWrite } from '../taskgraph/index.js';
 import { type PlanRow, planCampaignGraph, type TrainReport } from '../train/index.js';
-import { campaignPlaceOf, rollUpToObjective } from './campaign-deps.js';
+import { campaignPlaceOf, objectiveIds, rollUpToObjective } from './campaign-deps.js';
 import { campaignTrainRows, DEFAULT_LAND_INTO } from './campaign-train.js';
 import { cliHelp } from './cli-help.js';
 import { coordDeps } from './coord-deps.js';
@@ -75,7 +75,9 @@ export const campaignLand = defineOp({
         { now: ctx.now() },
       );
       // Each landed row's objective follows, as with `campaign set`.
-      for (const { row } of merged) await rollUpToObjective(ctx, input.slug, { ...row, status: 'merged' });
+      const known = await objectiveIds(ctx);
+      for (const { row } of merged)
+        await rollUpToObjective(ctx, input.slug, { ...row, status: 'merged' }, known);
       await recordCampaignEvent(
         coordDeps(ctx).store,
         'CampaignRowUpdated',

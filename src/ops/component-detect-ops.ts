@@ -70,7 +70,7 @@ export const componentDetect = defineOp({
         const skipped = candidates.map((c) => `${c.project}/${c.repo}/${c.name}`);
         throw new RefusedError(
           candidates.length === 0
-            ? 'nothing to apply: no candidate found (the operation\'s description says what it looks for: hub component detect --help)'
+            ? "nothing to apply: no candidate found (the operation's description says what it looks for: hub component detect --help)"
             : `nothing to apply: every candidate (${candidates.length}) is already catalogued`,
           { rule: 'nothing_to_apply', candidates: candidates.length, skipped: skipped.slice(0, 50) },
           409,
