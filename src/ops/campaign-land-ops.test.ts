@@ -203,6 +203,8 @@ describe('campaign status: the combined view', () => {
     ]);
     expect(v.landing.rows[1].cause).toMatchObject({ code: 'conflict', files: ['config.yml'] });
     expect(v.landing.rows[3].cause.code).toBe('unknown_repository');
+    // Every row assumes the target asked for, a row the workspace does not know included.
+    expect(v.landing.rows.map((r: { into: string }) => r.into)).toEqual(Array(4).fill('integration'));
     expect(v.landing.stopped_by).toEqual(['shop/web', 'shop/gone']);
     expect(v.blocked).toEqual([
       {

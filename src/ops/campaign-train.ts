@@ -81,7 +81,7 @@ export async function landingPreview(
     } catch (err) {
       if (!(err instanceof HubError) || err.code === 'internal') throw err;
       reports.push(
-        blocked(await campaignTrainRow(row, slug, undefined, undefined), 'unknown_repository', err),
+        blocked(await campaignTrainRow(row, slug, into, undefined), 'unknown_repository', err),
       );
       continue;
     }
