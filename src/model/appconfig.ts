@@ -291,12 +291,12 @@ function userAppConfigPath(cwd: string, userConfigDir: string): string | undefin
   return undefined;
 }
 
-/** Writes config text atomically, creating the directory; keeps an existing file's mode, new files are 0600. */
 /** Makes an empty application config at `path` (mode 0600) when none is there; one that exists is left as it is. */
 export function ensureAppConfigFile(path: string): void {
   if (lstatSync(path, { throwIfNoEntry: false }) === undefined) saveAppConfig(path, '');
 }
 
+/** Writes config text atomically, creating the directory; keeps an existing file's mode, new files are 0600. */
 export function saveAppConfig(path: string, text: string): void {
   let mode = 0o600;
   try {
