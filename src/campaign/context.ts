@@ -50,10 +50,15 @@ async function baseOf(dir: string, branch: string, branches: readonly string[]):
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n)}…`);
 
+/** The local branch names of the checkout at `dir` (one `for-each-ref`; none when git cannot tell). */
+export async function localBranches(dir: string): Promise<string[]> {
+  const list = await git(dir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
+  return (list ?? '').split('\n').filter(Boolean);
+}
+
 /** The changes of the reference implementation's checkout at `dir`, within REFERENCE_LIMITS (real git). */
 export async function referenceChanges(dir: string, slug: string): Promise<ReferenceChanges> {
-  const list = await git(dir, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
-  const branches = (list ?? '').split('\n').filter(Boolean);
+  const branches = await localBranches(dir);
   const branch = pickCampaignBranch(branches, slug);
   const base = branch ? await baseOf(dir, branch, branches) : undefined;
   const tip = branch ? `refs/heads/${branch}` : 'HEAD';

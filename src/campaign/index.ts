@@ -29,6 +29,7 @@ export {
   CONTEXT_EXAMPLES,
   type ContextParts,
   contextLadder,
+  localBranches,
   pickCampaignBranch,
   REFERENCE_LIMITS,
   type ReferenceChanges,

@@ -1,5 +1,5 @@
-import { type CampaignRow, pickCampaignBranch, rowRef } from '../campaign/index.js';
-import { HubError, runGit } from '../infra/index.js';
+import { type CampaignRow, localBranches, pickCampaignBranch, rowRef } from '../campaign/index.js';
+import { HubError } from '../infra/index.js';
 import {
   checkRow,
   MAX_TRAIN_ROWS,
@@ -20,12 +20,6 @@ export interface CampaignTrainRow {
   repository: string;
   branch: string;
   into: string;
-}
-
-/** The local branch names of a checkout (one `for-each-ref`). */
-async function localBranches(root: string): Promise<string[]> {
-  const r = await runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads'], { cwd: root });
-  return r.code === 0 ? r.stdout.split('\n').filter(Boolean) : [];
 }
 
 /**
@@ -80,9 +74,7 @@ export async function landingPreview(
       root = (await mergeTarget(ctx, rowRef(row))).root;
     } catch (err) {
       if (!(err instanceof HubError) || err.code === 'internal') throw err;
-      reports.push(
-        blocked(await campaignTrainRow(row, slug, into, undefined), 'unknown_repository', err),
-      );
+      reports.push(blocked(await campaignTrainRow(row, slug, into, undefined), 'unknown_repository', err));
       continue;
     }
     const t = await campaignTrainRow(row, slug, into, root);
