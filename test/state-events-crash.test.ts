@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalStore } from '../src/state/index.js';
 import { bundleProcess } from './fixtures/bundle-process.js';
+import { letGo } from './fixtures/logged-events.js';
 
 const ROUNDS = 12;
 let tmp: string;
@@ -223,6 +224,7 @@ describe('local events log: a line a killed writer left half-written', () => {
     await store.events!.append(ev('a'));
     await store.events!.append(ev('b'));
     const seg = join(hub, 'coord.events.log', `${'1'.padStart(16, '0')}.jsonl`);
+    await letGo();
     appendFileSync(seg, '{"id":"half","seq":3,"data":{"note":"é');
     expect((await store.events!.read()).events.map((e) => e.id)).toEqual(['a', 'b']);
     expect(await store.events!.read({ after: 2 })).toEqual({ events: [], first_seq: 1, last_seq: 2 });
@@ -238,6 +240,7 @@ describe('local events log: a line a killed writer left half-written', () => {
     const store = createLocalStore({ dir: hub });
     await store.events!.append({ id: 'a', timestamp: new Date().toISOString(), source: 's', kind: 'K' });
     const seg = join(hub, 'coord.events.log', `${'1'.padStart(16, '0')}.jsonl`);
+    await letGo();
     appendFileSync(seg, 'not json\n');
     await expect(store.events!.append({ id: 'b' })).rejects.toMatchObject({
       code: 'refused',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalEventLog, LogWork } from '../src/state/backends/local-event-log.js';
 import { createLocalStore, type DocumentStore } from '../src/state/index.js';
+import { letGo } from './fixtures/logged-events.js';
 
 let tmp: string;
 let n = 0;
@@ -98,10 +99,13 @@ describe('local events log: a handle that remembers the end of the log', () => {
     await logOf(s).append(ev(0, 0));
     await logOf(s).append(ev(0, 1));
     const seg = join(dir, 'coord.events.log', `${'1'.padStart(16, '0')}.jsonl`);
+    await letGo();
     appendFileSync(seg, '{"id":"half","seq":3,');
     expect((await logOf(s).append(ev(0, 2))).seq).toBe(3);
+    await letGo();
     appendFileSync(seg, `${JSON.stringify({ ...ev(9, 9), seq: 4 })}\n`);
     expect((await logOf(s).append(ev(0, 3))).seq).toBe(5);
+    await letGo();
     appendFileSync(seg, 'not an event\n');
     await expect(logOf(s).append(ev(0, 4))).rejects.toMatchObject({
       code: 'refused',

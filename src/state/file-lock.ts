@@ -26,14 +26,24 @@ export interface LockOptions {
    * (see refreshEvery), so only a holder that is gone or stuck lets it age.
    */
   staleMs: number;
+  /**
+   * Keep the lock past its release until this process next returns to its event loop, for this process's next
+   * acquire of the same file, unless another process announced that it waits (see lingerLock). Off by default.
+   */
+  linger?: boolean;
 }
 
 /** A lock this process holds. */
 export interface HeldLock {
   /** Throws StateConflictError when the lock is no longer this holder's (it was judged stale and broken). */
   assertHeld(): void;
-  /** Stops refreshing and removes the lock file if it is still this holder's. */
+  /**
+   * Stops refreshing and removes the lock file if it is still this holder's (with `linger`, maybe a little later:
+   * LockOptions.linger).
+   */
   release(): void;
+  /** Runs `fn` once the lock is released for good (not while it lingers); at once when it already was. */
+  onRelease(fn: () => void): void;
 }
 
 interface LockInfo {
@@ -212,11 +222,41 @@ function lockHeldError(
 }
 
 /**
+ * Locks this process keeps past their release (LockOptions.linger), by file: the next acquire of the file here
+ * takes the lock back without touching the disk.
+ */
+const lingering = new Map<string, Held>();
+let exitHooked = false;
+
+/** Where a process waiting for a lock says so: a holder that sees it does not keep the lock past its release. */
+export const waitFileOf = (path: string) => `${path}.wait`;
+
+// Never followed, never blocking (a FIFO planted in its place is opened, not waited on), made when absent.
+const OPEN_WAIT =
+  constants.O_RDONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Says that this process waits for the lock at `path` (best effort: a holder that misses it keeps it a turn). */
+function announceWait(path: string): void {
+  try {
+    closeSync(openSync(waitFileOf(path), OPEN_WAIT, 0o644));
+  } catch {
+    // the holder keeps the lock until its process returns to its event loop, as it would anyway
+  }
+}
+
+function someoneWaits(path: string): boolean {
+  return lstatSync(waitFileOf(path), { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
  * An exclusive inter-process lock file (O_EXCL create). The holder keeps the file open and touches it every
  * refreshEvery(staleMs) while it holds the lock; a waiter breaks a lock that is stale (see staleness) and, after
- * `timeoutMs`, gives up with a conflict naming the lock file and how to clear it.
+ * `timeoutMs`, gives up with a conflict naming the lock file and how to clear it. A waiter announces itself in
+ * waitFileOf(path), so that a holder with `linger` lets the lock go at once.
  */
 export async function acquireLock(path: string, opts: LockOptions): Promise<HeldLock> {
+  const kept = lingering.get(path);
+  if (kept?.resume()) return kept;
   const me: LockInfo = {
     pid: process.pid,
     host: thisHost(),
@@ -227,6 +267,7 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<Held
   const deadline = Date.now() + opts.timeoutMs;
   let wait = 2;
   let madeFolder = false;
+  let announced = false;
   for (;;) {
     let fd: number | undefined;
     try {
@@ -241,7 +282,18 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<Held
       }
       if (code !== 'EEXIST') throw err;
     }
-    if (fd !== undefined) return hold(path, fd, body, opts);
+    if (fd !== undefined) {
+      const held = new Held(path, fd, body, opts);
+      if (announced) {
+        // Other waiters announce themselves again on their next try.
+        try {
+          unlinkSync(waitFileOf(path));
+        } catch {
+          // gone, or never made
+        }
+      }
+      return held;
+    }
     const seen = snapshot(path);
     if (!seen) continue;
     if (staleness(seen, opts.staleMs, me.host) !== undefined) {
@@ -249,64 +301,123 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<Held
       continue;
     }
     if (Date.now() > deadline) throw lockHeldError(path, opts, seen);
+    announceWait(path);
+    announced = true;
     await sleep(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 50);
   }
 }
 
 /** The lock just created on `fd`: written, refreshed while held, removed on release only if still ours. */
-function hold(path: string, fd: number, body: string, opts: LockOptions): HeldLock {
-  let ino: number;
-  try {
-    writeSync(fd, body);
-    ino = fstatSync(fd).ino;
-  } catch (err) {
-    closeSync(fd);
+class Held implements HeldLock {
+  private readonly ino: number;
+  private readonly refresh: NodeJS.Timeout;
+  private state: 'held' | 'lingering' | 'released' = 'held';
+  private readonly released: Array<() => void> = [];
+
+  constructor(
+    private readonly path: string,
+    private readonly fd: number,
+    body: string,
+    private readonly opts: LockOptions,
+  ) {
     try {
-      unlinkSync(path);
-    } catch {
-      // gone
+      writeSync(fd, body);
+      this.ino = fstatSync(fd).ino;
+    } catch (err) {
+      closeSync(fd);
+      try {
+        unlinkSync(path);
+      } catch {
+        // gone
+      }
+      throw err;
     }
-    throw err;
+    this.refresh = setInterval(() => {
+      try {
+        const t = new Date();
+        futimesSync(fd, t, t);
+      } catch {
+        // closed meanwhile; assertHeld tells the holder
+      }
+    }, refreshEvery(opts.staleMs));
+    this.refresh.unref();
   }
-  const refresh = setInterval(() => {
+
+  private ours(): boolean {
     try {
-      const t = new Date();
-      futimesSync(fd, t, t);
-    } catch {
-      // closed meanwhile; assertHeld tells the holder
-    }
-  }, refreshEvery(opts.staleMs));
-  refresh.unref();
-  const ours = (): boolean => {
-    try {
-      return lstatSync(path).ino === ino;
+      return lstatSync(this.path).ino === this.ino;
     } catch {
       return false;
     }
-  };
-  let released = false;
-  return {
-    assertHeld() {
-      if (!released && ours()) return;
-      throw new StateConflictError(
-        `the lock ${path} was taken from this write as stale (its holder did not refresh it for ${Math.round(opts.staleMs / 1000)} s); nothing was written; try again`,
-        { lock: path, rule: 'lock_lost' },
-      );
-    },
-    release() {
-      if (released) return;
-      released = true;
-      clearInterval(refresh);
-      // Only remove the lock if it is still ours (the open descriptor keeps its inode number from being reused).
-      if (ours()) {
-        try {
-          unlinkSync(path);
-        } catch {
-          // already gone
-        }
+  }
+
+  assertHeld(): void {
+    if (this.state === 'held' && this.ours()) return;
+    throw new StateConflictError(
+      `the lock ${this.path} was taken from this write as stale (its holder did not refresh it for ${Math.round(this.opts.staleMs / 1000)} s); nothing was written; try again`,
+      { lock: this.path, rule: 'lock_lost' },
+    );
+  }
+
+  release(): void {
+    if (this.state !== 'held') return;
+    // Kept for this process's next acquire until it returns to its event loop (a chain of writes, or writers of
+    // this process queued behind this one, take it in turn without the disk), unless another process waits.
+    if (this.opts.linger && !lingering.has(this.path) && !someoneWaits(this.path)) {
+      this.state = 'lingering';
+      lingering.set(this.path, this);
+      setImmediate(() => this.letGo()).unref();
+      if (!exitHooked) {
+        exitHooked = true;
+        // A process that exits while a lock lingers removes it (one killed leaves it to the stale rules).
+        process.once('exit', () => {
+          for (const held of [...lingering.values()]) held.letGo();
+        });
       }
-      closeSync(fd);
-    },
-  };
+      return;
+    }
+    this.state = 'lingering';
+    this.letGo();
+  }
+
+  /** Takes a lingering lock back for this process's next acquire: false when it is gone (then it is let go). */
+  resume(): boolean {
+    if (this.state !== 'lingering') return false;
+    lingering.delete(this.path);
+    if (this.ours()) {
+      this.state = 'held';
+      return true;
+    }
+    this.letGo();
+    return false;
+  }
+
+  onRelease(fn: () => void): void {
+    if (this.state === 'released') fn();
+    else this.released.push(fn);
+  }
+
+  /** Releases a lingering lock for good: removed only if still ours (the open descriptor keeps its inode). */
+  private letGo(): void {
+    if (this.state !== 'lingering') return;
+    this.state = 'released';
+    if (lingering.get(this.path) === this) lingering.delete(this.path);
+    clearInterval(this.refresh);
+    if (this.ours()) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // already gone
+      }
+    }
+    closeSync(this.fd);
+    for (const fn of this.released.splice(0)) {
+      try {
+        fn();
+      } catch {
+        // a callback's failure is its own
+      }
+    }
+  }
 }

@@ -40,8 +40,15 @@ import {
   segmentName,
   type Tail,
 } from './local-log-files.js';
-import { bootId, type MarkerFile, openMarker, readRegistry, register } from './local-log-marker.js';
-import { MAX_OUTBOX, recoverSegment, SYNC_EVERY } from './local-outbox.js';
+import {
+  bootId,
+  type Marker,
+  type MarkerFile,
+  openMarker,
+  readRegistry,
+  register,
+} from './local-log-marker.js';
+import { type Boxed, MAX_OUTBOX, recoverSegment, SYNC_EVERY } from './local-outbox.js';
 
 export type { LogWork } from './local-log-files.js';
 
@@ -82,18 +89,25 @@ interface Remembered extends Tail {
 
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
+/** The log's lock as an append holds it. */
+export interface LogLock {
+  assertHeld(): void;
+  onRelease(fn: () => void): void;
+}
+
 export interface LocalLogPorts {
   /** The real `.hub/` folder (checked inside the workspace on every use). */
   realDir(): string;
   /**
-   * Runs `fn` holding the log's lock; `assertHeld` throws when the lock was lost (stale-broken); `real` is the
-   * real state folder (checked).
+   * Runs `fn` holding the log's lock: `lock.assertHeld` throws when it was lost (stale-broken), `lock.onRelease`
+   * runs once it is released for good. The same `lock` comes back while this process kept it between two calls
+   * (nobody else wrote the log meanwhile). `real` is the real state folder (checked).
    */
-  locked<T>(fn: (assertHeld: () => void, real: string) => T | Promise<T>): Promise<T>;
+  locked<T>(fn: (lock: LogLock, real: string) => T | Promise<T>): Promise<T>;
   /** The legacy `coord.events` document (undefined when absent). */
   readLegacy(): unknown;
   /** The outbox of a document as it is on disk (none when absent or unreadable), read without its lock. */
-  readOutbox(doc: string): LoggedEvent[];
+  readOutbox(doc: string): Boxed[];
   retention: EventRetention;
   /** SEGMENT_EVENTS unless given. */
   segmentEvents?: number;
@@ -116,9 +130,64 @@ export interface OutboxChange {
   /** The document the change writes. */
   doc: string;
   /** Its outbox as it was read (events of its earlier changes). */
-  prior: readonly LoggedEvent[];
+  prior: readonly Boxed[];
   /** Writes the document durably, carrying `outbox` (its events the log may not hold durably yet). */
-  write(outbox: LoggedEvent[]): void;
+  write(outbox: Boxed[]): void;
+}
+
+/**
+ * The log's open end while this process holds the log's lock, by real state folder: the newest segment and the
+ * marker open, the segment's tail and the marker as the last append left them. Exact while the same lock is held
+ * (nobody else writes the log), so the next append under it opens and reads nothing; closed when the lock is
+ * released for good (or the append that took it fails).
+ */
+interface OpenEnd {
+  lock: LogLock;
+  dir: string;
+  start: number;
+  fd: number;
+  size: number;
+  tail: Tail;
+  markerFile: MarkerFile | undefined;
+  marker: Marker | undefined;
+}
+const openEnds = new Map<string, OpenEnd>();
+/** Locks whose release closes their open end (registered once per lock). */
+const hooked = new WeakSet<LogLock>();
+
+const closeOpenEnd = (e: OpenEnd) => {
+  closeSync(e.fd);
+  e.markerFile?.close();
+};
+
+/** The open end an append under `lock` continues from (taken out: put back by keepOpenEnd once it succeeds). */
+function takeOpenEnd(real: string, lock: LogLock): OpenEnd | undefined {
+  const e = openEnds.get(real);
+  if (e === undefined) return undefined;
+  openEnds.delete(real);
+  if (e.lock === lock) return e;
+  // Left under a lock since released (its callback closes what it still holds): not this one's.
+  closeOpenEnd(e);
+  return undefined;
+}
+
+function keepOpenEnd(real: string, lock: LogLock, e: Omit<OpenEnd, 'lock'>): void {
+  const first = !hooked.has(lock);
+  openEnds.set(real, { ...e, lock });
+  if (!first) return;
+  hooked.add(lock);
+  lock.onRelease(() => {
+    hooked.delete(lock);
+    const left = openEnds.get(real);
+    if (left?.lock !== lock) return;
+    openEnds.delete(real);
+    closeOpenEnd(left);
+  });
+}
+
+function dropOpenEnd(real: string, lock: LogLock): void {
+  const e = takeOpenEnd(real, lock);
+  if (e) closeOpenEnd(e);
 }
 
 export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
@@ -249,13 +318,18 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     },
 
     async appendMany(list, opts = {}) {
-      const out = await ports.locked(async (assertHeld, real) => {
-        const dir = logDir(real);
+      const out = await ports.locked(async (lock, real) => {
+        // The log's open end, exact when this process kept the lock since the append that left it (nobody else
+        // wrote the log meanwhile): then nothing is listed, opened nor read.
+        const kept = takeOpenEnd(real, lock);
+        const dir = kept?.dir ?? logDir(real);
         // The end of the log: where this handle left it when that segment is still the newest, else the folder's.
         // Forgotten until this append is on disk (a refused or failed one leaves nothing of its events behind).
         const remembered = end;
         end = undefined;
-        const found = fromMemory(dir, remembered) ?? fromListing(dir);
+        const found: Opened = kept
+          ? { start: kept.start, fd: kept.fd, known: kept.tail, size: kept.size }
+          : (fromMemory(dir, remembered) ?? fromListing(dir));
         const seg: Seg = {
           dir,
           start: found.start,
@@ -266,10 +340,11 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
         };
         const recorded: Array<{ seq: number; id: unknown }> = [];
         const boot = bootId();
-        let markerFile: MarkerFile | undefined;
+        let markerFile: MarkerFile | undefined = kept?.markerFile;
+        let done = false;
         try {
-          markerFile = boot === undefined ? undefined : openMarker(dir);
-          let marker = markerFile?.read();
+          if (!kept) markerFile = boot === undefined ? undefined : openMarker(dir);
+          let marker = kept ? kept.marker : markerFile?.read();
           let size = found.size ?? fstatSync(seg.fd).size;
           let tail = found.known ?? readTail(seg.fd, size, work);
           const lastSeen = tail.recent.at(-1)?.seq ?? seg.start - 1;
@@ -277,7 +352,7 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           const unfinished = marker?.pending && lastSeen < marker.pending.to;
           if (boot !== undefined && (marker?.boot !== boot || unfinished)) {
             // A crash undid part of an earlier step (see local-outbox.ts): put back first, synced, on its own.
-            assertHeld();
+            lock.assertHeld();
             tail = recoverSegment(seg, size, marker?.boot === boot ? marker.pending!.doc : undefined, {
               readOutbox: ports.readOutbox,
               perSegment,
@@ -301,16 +376,14 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           const lastBefore = recent.at(-1)?.seq ?? seg.start - 1;
           let seq = lastBefore;
           const entries: Array<{ seq: number; line: string }> = [];
-          const records: LoggedEvent[] = [];
           for (const event of list) {
             seq += 1;
             const { record, line } = eventRecord(event, seq, recent);
             recent.push(record);
-            records.push(record);
             recorded.push({ seq, id: record.id });
             entries.push({ seq, line });
           }
-          assertHeld();
+          lock.assertHeld();
           // A line a killed writer left half-written was never acknowledged: it goes.
           if (tail.cut < size) ftruncateSync(seg.fd, tail.cut);
           seg.bytes = tail.cut;
@@ -322,17 +395,18 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           // its earlier changes the log may not hold durably yet), and the marker names the change while it is in
           // flight. A document that cannot carry them (the registry full, more events than an outbox is read back
           // with) is written first, its events synced here.
-          const kept = change?.prior.filter((e) => e.seq > synced && e.seq <= lastBefore) ?? [];
+          const carried = change?.prior.filter((e) => e.seq > synced && e.seq <= lastBefore) ?? [];
           const outboxed =
             change !== undefined &&
             marker !== undefined &&
-            kept.length + records.length <= MAX_OUTBOX &&
+            carried.length + entries.length <= MAX_OUTBOX &&
             register(dir, registry(dir), change.doc);
           if (change) {
             if (outboxed) {
-              markerFile!.write({ ...marker!, pending: { doc: change.doc, from: lastBefore + 1, to: seq } });
-              change.write([...kept, ...records]);
-            } else change.write(kept);
+              marker = { ...marker!, pending: { doc: change.doc, from: lastBefore + 1, to: seq } };
+              markerFile!.write(marker);
+              change.write([...carried, ...entries]);
+            } else change.write(carried);
           }
           putLines(seg, entries, perSegment);
           // Synced now unless the events are in their document's outbox and few are unsynced since the last sync.
@@ -340,27 +414,34 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
           if (!outboxed || seq - synced >= SYNC_EVERY || seg.rotated) {
             fdatasyncSync(seg.fd);
             synced = seq;
-            if (marker) markerFile!.write({ boot: marker.boot, synced, pending: null });
+            if (marker) {
+              marker = { boot: marker.boot, synced, pending: null };
+              markerFile!.write(marker);
+            }
           }
           // The folder of a document written before this append (its rename), after the log's sync: on a
           // journaled file system that sync already committed it, and this one costs little.
           opts.alsoSync?.();
           if (seg.newFile) fsyncDir(dir);
           const after = fstatSync(seg.fd);
-          end = {
+          const left: Tail = { cut: after.size, recent: recent.slice(-RECENT_KEPT), lastBad: false };
+          end = { dir, start: seg.start, ino: after.ino, size: after.size, mtimeMs: after.mtimeMs, ...left };
+          keepOpenEnd(real, lock, {
             dir,
             start: seg.start,
-            ino: after.ino,
+            fd: seg.fd,
             size: after.size,
-            mtimeMs: after.mtimeMs,
-            cut: after.size,
-            recent: recent.slice(-RECENT_KEPT),
-            lastBad: false,
-          };
+            tail: left,
+            markerFile,
+            marker,
+          });
+          done = true;
           return { recorded, rotated: seg.rotated };
         } finally {
-          closeSync(seg.fd);
-          markerFile?.close();
+          if (!done) {
+            closeSync(seg.fd);
+            markerFile?.close();
+          }
         }
       });
       // A new segment: older ones may have passed retention. Never fails the append that was made.
@@ -408,7 +489,8 @@ export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
     },
 
     async import(list) {
-      await ports.locked(() => {
+      await ports.locked((lock, real) => {
+        dropOpenEnd(real, lock);
         const dir = logDir();
         mkdirSync(dir, { recursive: true });
         const segs = segments(dir);

@@ -22,16 +22,22 @@ export const SYNC_EVERY = 16;
 /** Most events an outbox holds (SYNC_EVERY of its own, with room for a large change; past it a change syncs). */
 export const MAX_OUTBOX = 4 * SYNC_EVERY;
 
-/** The events an outbox read from a document holds: whole events with a sequence, within an event's size. */
-export function outboxEvents(v: unknown): LoggedEvent[] {
-  if (!Array.isArray(v)) return [];
+/**
+ * An event as an outbox carries it: its sequence and its line, exactly as the log holds it. A document carries
+ * them as `[seq, line]` pairs, so that writing and reading a document costs no event's serialization or parse.
+ */
+export interface Boxed {
+  seq: number;
+  line: string;
+}
+
+/** The events an outbox read from a document holds: whole events whose line carries its sequence, within size. */
+export function outboxEvents(box: readonly Boxed[]): LoggedEvent[] {
   const out: LoggedEvent[] = [];
-  for (const e of v.slice(0, MAX_OUTBOX)) {
-    if (typeof e !== 'object' || e === null || Array.isArray(e)) continue;
-    const line = JSON.stringify(e);
+  for (const { seq, line } of box) {
     if (line.length > MAX_EVENT_BYTES) continue;
     const parsed = parseLine(line);
-    if (parsed) out.push(parsed);
+    if (parsed?.seq === seq) out.push(parsed);
   }
   return out;
 }
@@ -51,11 +57,11 @@ export function numberedOn(last: number, outboxes: readonly LoggedEvent[][]): Lo
 }
 
 /**
- * Splits a document as read into its value (served without the outbox) and its outbox: the entries with a
- * sequence within the depth bound, as they are (carried forward by the document's next write; checked whole
- * only when put back).
+ * Splits a document as read into its value (served without the outbox) and its outbox: the `[seq, line]` entries
+ * (an entry written as an event object, as the first builds of the outbox did, is taken as its line), as they are
+ * (carried forward by the document's next write; parsed and checked whole only when put back).
  */
-export function splitOutbox(value: unknown): { value: unknown; outbox: LoggedEvent[] | undefined } {
+export function splitOutbox(value: unknown): { value: unknown; outbox: Boxed[] | undefined } {
   if (
     typeof value !== 'object' ||
     value === null ||
@@ -64,21 +70,29 @@ export function splitOutbox(value: unknown): { value: unknown; outbox: LoggedEve
   )
     return { value, outbox: undefined };
   const { [OUTBOX_KEY]: box, ...rest } = value as Record<string, unknown>;
-  const outbox: LoggedEvent[] = [];
+  const outbox: Boxed[] = [];
   if (Array.isArray(box))
     for (const e of box.slice(0, MAX_OUTBOX)) {
+      if (Array.isArray(e)) {
+        const [seq, line] = e as unknown[];
+        if (isSeq(seq) && seq > 0 && typeof line === 'string') outbox.push({ seq, line });
+        continue;
+      }
       const seq = (e as { seq?: unknown } | null)?.seq;
-      if (typeof e !== 'object' || Array.isArray(e) || !isSeq(seq) || seq === 0) continue;
+      if (typeof e !== 'object' || e === null || !isSeq(seq) || seq === 0) continue;
       // A planted entry nested past what the next write can serialize is no event of hub's: not carried.
-      if (!findDepthViolation(e, DOCUMENT_BOUNDS.depth)) outbox.push(e as LoggedEvent);
+      if (!findDepthViolation(e, DOCUMENT_BOUNDS.depth)) outbox.push({ seq, line: JSON.stringify(e) });
     }
   return { value: rest, outbox };
 }
 
 /** The document text with `outbox` as its last key (`text` is the value's compact JSON, an object). */
-export function withOutbox(text: string, outbox: readonly LoggedEvent[] | undefined): string {
+export function withOutbox(text: string, outbox: readonly Boxed[] | undefined): string {
   if (!outbox || outbox.length === 0 || !text.startsWith('{')) return text;
-  const box = `${JSON.stringify(OUTBOX_KEY)}:${JSON.stringify(outbox)}`;
+  let box = `${JSON.stringify(OUTBOX_KEY)}:[`;
+  for (let i = 0; i < outbox.length; i++)
+    box += `${i === 0 ? '' : ','}[${outbox[i]!.seq},${JSON.stringify(outbox[i]!.line)}]`;
+  box += ']';
   return text === '{}' ? `{${box}}` : `${text.slice(0, -1)},${box}}`;
 }
 
@@ -123,7 +137,7 @@ export function recoverSegment(
   seg: Seg,
   size: number,
   pendingDoc: string | undefined,
-  opts: { readOutbox(doc: string): LoggedEvent[]; perSegment: number; keep: number; work: LogWork },
+  opts: { readOutbox(doc: string): Boxed[]; perSegment: number; keep: number; work: LogWork },
 ): Tail {
   if (pendingDoc === undefined) {
     const debris = debrisStart(seg.fd, size);

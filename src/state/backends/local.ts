@@ -12,12 +12,7 @@ import {
   writeFileAtomicSync,
 } from '../../infra/index.js';
 import { EMPTY_ETAG, etagOf } from '../etag.js';
-import {
-  DEFAULT_EVENT_RETENTION,
-  type EventRetention,
-  LEGACY_EVENTS_DOCUMENT,
-  type LoggedEvent,
-} from '../event-log.js';
+import { DEFAULT_EVENT_RETENTION, type EventRetention, LEGACY_EVENTS_DOCUMENT } from '../event-log.js';
 import { acquireLock, type HeldLock } from '../file-lock.js';
 import { inTurn } from '../in-turn.js';
 import {
@@ -38,7 +33,7 @@ import {
 } from '../store.js';
 import { createEtagMemo } from './etag-memo.js';
 import { createLocalEventLog, LOG_LOCK } from './local-event-log.js';
-import { splitOutbox, withOutbox } from './local-outbox.js';
+import { type Boxed, splitOutbox, withOutbox } from './local-outbox.js';
 
 /** Directories of the advisory-coordination (ACL) collections, laid out for the coordination rooms. */
 export const ACL_COLLECTIONS = ['branches', 'leases', 'worktrees', 'claims', 'agents', 'events'] as const;
@@ -56,7 +51,7 @@ interface Loaded {
   value: unknown;
   text: string | undefined;
   /** The events of its latest changes it carries until the events log holds them durably (local-outbox.ts). */
-  outbox?: LoggedEvent[];
+  outbox?: Boxed[];
 }
 const ABSENT: Loaded = { value: undefined, text: undefined };
 
@@ -223,7 +218,7 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
     name: string,
     value: unknown,
     etag = etagOf(value)!,
-    outbox?: readonly LoggedEvent[],
+    outbox?: readonly Boxed[],
     syncDir = true,
   ): string => {
     const json = JSON.stringify(value);
@@ -266,9 +261,11 @@ export function createLocalStore(opts: LocalStoreOptions): DocumentStore {
       const real = ctx?.dir === dir ? ctx.real : realDir();
       ensureDirs(real);
       return inTurn(`${real}\0log`, async () => {
-        const lock = await acquireLock(join(real, 'locks', LOG_LOCK), lockOpts);
+        // Lingers: the log's lock is the one every recording writer takes; a chain of changes (or writers of this
+        // process queued behind this one) keeps it, and the log's open end with it (local-event-log.ts).
+        const lock = await acquireLock(join(real, 'locks', LOG_LOCK), { ...lockOpts, linger: true });
         try {
-          return await fn(() => lock.assertHeld(), real);
+          return await fn(lock, real);
         } finally {
           lock.release();
         }
