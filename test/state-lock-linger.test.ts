@@ -1,10 +1,11 @@
 // The events log's lock lingers (LockOptions.linger): released, it stays this process's until the process returns
 // to its event loop, so a chain of changes takes it once. Real lock files, a real second process.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '../src/state/index.js';
 import { bundleProcess } from './fixtures/bundle-process.js';
@@ -25,6 +26,11 @@ const lockPath = () => {
 };
 const opts = { timeoutMs: 5_000, staleMs: 10_000 };
 const turn = () => new Promise<void>((r) => setImmediate(r));
+let child: { bundle: string; remove(): void };
+beforeAll(async () => {
+  child = await bundleProcess('linger-exit.ts');
+});
+afterAll(() => child?.remove());
 
 describe('a lingering lock', () => {
   it('is taken back by the next acquire of the same turn, the same file, and let go when the process turns', async () => {
@@ -86,14 +92,27 @@ describe('a lingering lock', () => {
   });
 
   it('a process that exits while its lock lingers removes it', async () => {
-    const { bundle, remove } = await bundleProcess('linger-exit.ts');
+    const path = lockPath();
+    const out = execFileSync(process.execPath, [child.bundle, 'exit', path], { encoding: 'utf8' });
+    expect(out).toBe('released\n');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('is let go when its process idles, though it was released in the turn of a timer', async () => {
+    const path = lockPath();
+    const proc = spawn(process.execPath, [child.bundle, 'idle', path], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
     try {
-      const path = lockPath();
-      const out = execFileSync(process.execPath, [bundle, path], { encoding: 'utf8' });
-      expect(out).toBe('released\n');
-      expect(existsSync(path)).toBe(false);
+      proc.stdin.write('take\n');
+      expect((await lines.next()).value).toBe('released');
+      // Well before the lock's next refresh (2 s), the only other thing that would wake an idle process.
+      await new Promise((r) => setTimeout(r, 300));
+      proc.stdin.write('check\n');
+      expect((await lines.next()).value).toBe('gone');
     } finally {
-      remove();
+      proc.stdin.end();
     }
   });
 });

@@ -367,7 +367,9 @@ class Held implements HeldLock {
     if (this.opts.linger && !lingering.has(this.path) && !someoneWaits(this.path)) {
       this.state = 'lingering';
       lingering.set(this.path, this);
-      setImmediate(() => this.letGo()).unref();
+      // Not unref'd: an unref'd immediate does not keep the loop from blocking in its poll phase (until the next
+      // timer or I/O), and the lock would stay while this process idles.
+      setImmediate(() => this.letGo());
       if (!exitHooked) {
         exitHooked = true;
         // A process that exits while a lock lingers removes it (one killed leaves it to the stale rules).
