@@ -27,17 +27,20 @@ const noisy = fc.string({
 });
 const anyPath = fc.oneof(pathLike, noisy);
 
-/** The model: absolute means escaping; otherwise escaping means the depth ever drops below zero. */
+/**
+ * The model: absolute means escaping; otherwise escaping means the depth ever drops below zero, or the path left
+ * once `.` and `..` are gone starts with a drive (`C:`: absolute or drive-relative on Windows).
+ */
 function climbsAboveRoot(input: string): boolean {
   const raw = input.replace(/\\/g, '/');
   if (raw.startsWith('/') || /^[A-Za-z]:\//.test(raw)) return true;
-  let depth = 0;
+  const kept: string[] = [];
   for (const seg of raw.split('/')) {
     if (seg === '' || seg === '.') continue;
-    depth += seg === '..' ? -1 : 1;
-    if (depth < 0) return true;
+    if (seg !== '..') kept.push(seg);
+    else if (kept.pop() === undefined) return true;
   }
-  return false;
+  return /^[A-Za-z]:/.test(kept[0] ?? '');
 }
 
 describe('normalizeRelPath', () => {
@@ -49,6 +52,16 @@ describe('normalizeRelPath', () => {
       }),
       RUNS,
     );
+  });
+
+  it('says a path that starts with a drive once normalized escapes, and stays so normalized again', () => {
+    // Found by the property above (seed 2007247136): `./a:\\a` gave `a:/a` not escaping, then escaping.
+    for (const p of ['./a:\\a', 'x/../C:foo', 'a:', './c:/x/..']) {
+      const once = normalizeRelPath(p);
+      expect(once.escapes).toBe(true);
+      expect(normalizeRelPath(once.path)).toEqual(once);
+    }
+    expect(normalizeRelPath('x/a:')).toEqual({ path: 'x/a:', escapes: false });
   });
 
   it('reads svc, ./svc/, svc/. and svc// as the same path', () => {

@@ -11,6 +11,8 @@ export interface NormalizedPath {
   escapes: boolean;
 }
 
+const DRIVE_SEGMENT = /^[A-Za-z]:/;
+
 /** Normalizes a root-relative path lexically (no filesystem access); `svc`, `./svc/` and `svc/.` are equal. */
 export function normalizeRelPath(input: string): NormalizedPath {
   const raw = input.replace(/\\/g, '/');
@@ -25,7 +27,10 @@ export function normalizeRelPath(input: string): NormalizedPath {
   }
   if (prefix) return { path: prefix + out.join('/'), escapes: true };
   const parts = [...Array<string>(up).fill('..'), ...out];
-  return { path: parts.length === 0 ? '.' : parts.join('/'), escapes: up > 0 };
+  // A path that starts with a drive (`C:`, `C:x`) once `.` and `..` are gone is Windows-absolute or
+  // drive-relative: it escapes, as its normal form (`./C:/x` becomes `C:/x`) already says on its own.
+  const drive = up === 0 && DRIVE_SEGMENT.test(out[0] ?? '');
+  return { path: parts.length === 0 ? '.' : parts.join('/'), escapes: up > 0 || drive };
 }
 
 /** True when `child` equals `parent` or lies beneath it (both absolute). */
