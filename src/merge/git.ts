@@ -91,6 +91,37 @@ export async function refuseIfCheckedOut(
 }
 
 /**
+ * git's words when, adding a worktree, it read the admin folder of one another git was still making or removing
+ * (it reads them all): the add did nothing, and goes again.
+ */
+const WORKTREE_RACE = /failed to read \S*worktrees\/[^\s/]+\/(?:commondir|gitdir)|worktrees\/[^\s/]+\/gitdir/;
+const ADD_ATTEMPTS = 8;
+
+/** Worktree adds and removes of this process, one at a time per repository (other processes: the retry). */
+const repoTurns = new Map<string, Promise<unknown>>();
+async function inRepoTurn<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const prev = repoTurns.get(root) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  repoTurns.set(root, tail);
+  try {
+    return await run;
+  } finally {
+    if (repoTurns.get(root) === tail) repoTurns.delete(root);
+  }
+}
+
+async function addWorktree(root: string, wt: string, sha: string) {
+  for (let attempt = 1; ; attempt++) {
+    const r = await inRepoTurn(root, () =>
+      git(root, ['worktree', 'add', '--detach', '--quiet', '--', wt, sha]),
+    );
+    if (r.code === 0 || attempt >= ADD_ATTEMPTS || !WORKTREE_RACE.test(r.stderr)) return r;
+    await new Promise((done) => setTimeout(done, 5 * 2 ** attempt * (0.5 + Math.random())));
+  }
+}
+
+/**
  * Runs `fn` in a temporary worktree of the repository at `root`, detached at `sha`, in a fresh folder of its own
  * under `tmpRoot` (mode 0700). The worktree and its folder are removed afterwards, whatever `fn` did or threw. No
  * existing checkout is touched: git only adds and removes the worktree's admin folder.
@@ -104,7 +135,7 @@ export async function withTempWorktree<T>(
   const dir = realpathSync(mkdtempSync(join(tmpRoot, 'hub-merge-')));
   const wt = join(dir, 'worktree');
   try {
-    const r = await git(root, ['worktree', 'add', '--detach', '--quiet', '--', wt, sha]);
+    const r = await addWorktree(root, wt, sha);
     if (r.code !== 0)
       throw new RefusedError(
         `creating the temporary merge worktree: ${gitWords(r)}`,
@@ -113,7 +144,9 @@ export async function withTempWorktree<T>(
       );
     return await fn(wt);
   } finally {
-    const r = await runGit(['worktree', 'remove', '--force', '--force', '--', wt], { cwd: root });
+    const r = await inRepoTurn(root, () =>
+      runGit(['worktree', 'remove', '--force', '--force', '--', wt], { cwd: root }),
+    );
     rmSync(dir, { recursive: true, force: true });
     if (r.code !== 0) await runGit(['worktree', 'prune'], { cwd: root });
   }
