@@ -40,17 +40,12 @@ import {
   segmentName,
   type Tail,
 } from './local-log-files.js';
-import {
-  bootId,
-  type Marker,
-  type MarkerFile,
-  openMarker,
-  readRegistry,
-  register,
-} from './local-log-marker.js';
+import { bootId, type MarkerFile, openMarker, readRegistry, register } from './local-log-marker.js';
+import { dropOpenEnd, keepOpenEnd, type LogLock, takeOpenEnd } from './local-log-open-end.js';
 import { type Boxed, MAX_OUTBOX, recoverSegment, SYNC_EVERY } from './local-outbox.js';
 
 export type { LogWork } from './local-log-files.js';
+export type { LogLock } from './local-log-open-end.js';
 
 /**
  * The local backend's events log: `.hub/coord.events.log/`, segment files of JSON lines named by the sequence of
@@ -88,12 +83,6 @@ interface Remembered extends Tail {
 }
 
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-
-/** The log's lock as an append holds it. */
-export interface LogLock {
-  assertHeld(): void;
-  onRelease(fn: () => void): void;
-}
 
 export interface LocalLogPorts {
   /** The real `.hub/` folder (checked inside the workspace on every use). */
@@ -133,61 +122,6 @@ export interface OutboxChange {
   prior: readonly Boxed[];
   /** Writes the document durably, carrying `outbox` (its events the log may not hold durably yet). */
   write(outbox: Boxed[]): void;
-}
-
-/**
- * The log's open end while this process holds the log's lock, by real state folder: the newest segment and the
- * marker open, the segment's tail and the marker as the last append left them. Exact while the same lock is held
- * (nobody else writes the log), so the next append under it opens and reads nothing; closed when the lock is
- * released for good (or the append that took it fails).
- */
-interface OpenEnd {
-  lock: LogLock;
-  dir: string;
-  start: number;
-  fd: number;
-  size: number;
-  tail: Tail;
-  markerFile: MarkerFile | undefined;
-  marker: Marker | undefined;
-}
-const openEnds = new Map<string, OpenEnd>();
-/** Locks whose release closes their open end (registered once per lock). */
-const hooked = new WeakSet<LogLock>();
-
-const closeOpenEnd = (e: OpenEnd) => {
-  closeSync(e.fd);
-  e.markerFile?.close();
-};
-
-/** The open end an append under `lock` continues from (taken out: put back by keepOpenEnd once it succeeds). */
-function takeOpenEnd(real: string, lock: LogLock): OpenEnd | undefined {
-  const e = openEnds.get(real);
-  if (e === undefined) return undefined;
-  openEnds.delete(real);
-  if (e.lock === lock) return e;
-  // Left under a lock since released (its callback closes what it still holds): not this one's.
-  closeOpenEnd(e);
-  return undefined;
-}
-
-function keepOpenEnd(real: string, lock: LogLock, e: Omit<OpenEnd, 'lock'>): void {
-  const first = !hooked.has(lock);
-  openEnds.set(real, { ...e, lock });
-  if (!first) return;
-  hooked.add(lock);
-  lock.onRelease(() => {
-    hooked.delete(lock);
-    const left = openEnds.get(real);
-    if (left?.lock !== lock) return;
-    openEnds.delete(real);
-    closeOpenEnd(left);
-  });
-}
-
-function dropOpenEnd(real: string, lock: LogLock): void {
-  const e = takeOpenEnd(real, lock);
-  if (e) closeOpenEnd(e);
 }
 
 export function createLocalEventLog(ports: LocalLogPorts): LocalEventLog {
