@@ -72,15 +72,29 @@ describe('a lingering lock', () => {
 
   it('a waiter announces itself while it waits, and takes the announcement away once it holds the lock', async () => {
     const path = lockPath();
-    const holder = await acquireLock(path, opts);
-    const waiting = acquireLock(path, opts);
-    // The waiter found the lock held and said so before it slept.
+    const holder = await acquireLock(path, { ...opts, linger: true });
+    const waiting = acquireLock(path, { ...opts, linger: true });
+    // The waiter (of a lock that lingers: only those announce) found the lock held and said so before it slept.
     for (let i = 0; i < 50 && !existsSync(`${path}.wait`); i++) await new Promise((r) => setTimeout(r, 5));
     expect(existsSync(`${path}.wait`)).toBe(true);
     holder.release();
     const got = await waiting;
     expect(existsSync(`${path}.wait`)).toBe(false);
     got.release();
+    // Nobody waits now: the lock lingers until this process turns.
+    await turn();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a waiter for a lock that does not linger writes no wait file', async () => {
+    const path = lockPath();
+    const holder = await acquireLock(path, opts);
+    const waiting = acquireLock(path, opts);
+    // Several of its tries (2, 4, 8 ms apart) go by.
+    await new Promise((r) => setTimeout(r, 40));
+    expect(existsSync(`${path}.wait`)).toBe(false);
+    holder.release();
+    (await waiting).release();
     expect(existsSync(path)).toBe(false);
   });
 

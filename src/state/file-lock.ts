@@ -244,15 +244,20 @@ function announceWait(path: string): void {
   }
 }
 
+/** Whether a waiter announced itself (a wait file that cannot be looked at counts as one: no lingering). */
 function someoneWaits(path: string): boolean {
-  return lstatSync(waitFileOf(path), { throwIfNoEntry: false }) !== undefined;
+  try {
+    return lstatSync(waitFileOf(path), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 /**
  * An exclusive inter-process lock file (O_EXCL create). The holder keeps the file open and touches it every
  * refreshEvery(staleMs) while it holds the lock; a waiter breaks a lock that is stale (see staleness) and, after
- * `timeoutMs`, gives up with a conflict naming the lock file and how to clear it. A waiter announces itself in
- * waitFileOf(path), so that a holder with `linger` lets the lock go at once.
+ * `timeoutMs`, gives up with a conflict naming the lock file and how to clear it. A waiter for a lock that lingers
+ * announces itself in waitFileOf(path), so that its holder lets it go at once.
  */
 export async function acquireLock(path: string, opts: LockOptions): Promise<HeldLock> {
   const kept = lingering.get(path);
@@ -301,8 +306,11 @@ export async function acquireLock(path: string, opts: LockOptions): Promise<Held
       continue;
     }
     if (Date.now() > deadline) throw lockHeldError(path, opts, seen);
-    announceWait(path);
-    announced = true;
+    // Only a lock that lingers looks for it (the same file is always taken with the same options).
+    if (opts.linger) {
+      announceWait(path);
+      announced = true;
+    }
     await sleep(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 50);
   }
@@ -364,23 +372,25 @@ class Held implements HeldLock {
     if (this.state !== 'held') return;
     // Kept for this process's next acquire until it returns to its event loop (a chain of writes, or writers of
     // this process queued behind this one, take it in turn without the disk), unless another process waits.
-    if (this.opts.linger && !lingering.has(this.path) && !someoneWaits(this.path)) {
-      this.state = 'lingering';
-      lingering.set(this.path, this);
-      // Not unref'd: an unref'd immediate does not keep the loop from blocking in its poll phase (until the next
-      // timer or I/O), and the lock would stay while this process idles.
-      setImmediate(() => this.letGo());
-      if (!exitHooked) {
-        exitHooked = true;
-        // A process that exits while a lock lingers removes it (one killed leaves it to the stale rules).
-        process.once('exit', () => {
-          for (const held of [...lingering.values()]) held.letGo();
-        });
-      }
+    if (!this.opts.linger || lingering.has(this.path) || someoneWaits(this.path)) {
+      this.letGo();
       return;
     }
     this.state = 'lingering';
-    this.letGo();
+    lingering.set(this.path, this);
+    // Not unref'd: an unref'd immediate does not keep the loop from blocking in its poll phase (until the next
+    // timer or I/O), and the lock would stay while this process idles. One that fires after the lock was taken
+    // back (and is held again) leaves it be.
+    setImmediate(() => {
+      if (this.state === 'lingering') this.letGo();
+    });
+    if (!exitHooked) {
+      exitHooked = true;
+      // A process that exits while a lock lingers removes it (one killed leaves it to the stale rules).
+      process.once('exit', () => {
+        for (const held of [...lingering.values()]) held.letGo();
+      });
+    }
   }
 
   /** Takes a lingering lock back for this process's next acquire: false when it is gone (then it is let go). */
@@ -400,9 +410,9 @@ class Held implements HeldLock {
     else this.released.push(fn);
   }
 
-  /** Releases a lingering lock for good: removed only if still ours (the open descriptor keeps its inode). */
+  /** Releases the lock for good: its file removed only if still ours (the open descriptor keeps its inode). */
   private letGo(): void {
-    if (this.state !== 'lingering') return;
+    if (this.state === 'released') return;
     this.state = 'released';
     if (lingering.get(this.path) === this) lingering.delete(this.path);
     clearInterval(this.refresh);
