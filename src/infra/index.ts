@@ -21,6 +21,7 @@ export {
 } from './errors.js';
 export { type GitOptions, type GitResult, runGit } from './git.js';
 export { fnv1a64Hex, randomHex, sha256Hex } from './hash.js';
+export { inTurn } from './in-turn.js';
 export {
   type BoundsViolation,
   boundsError,

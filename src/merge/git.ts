@@ -1,6 +1,6 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { RefusedError, runGit, tryReadFileBounded } from '../infra/index.js';
+import { inTurn, RefusedError, runGit, tryReadFileBounded } from '../infra/index.js';
 
 /**
  * Options every git call in a temporary merge worktree carries. Hooks are off: the merge worktree is hub's, and a
@@ -94,22 +94,11 @@ export async function refuseIfCheckedOut(
  * git's words when, adding a worktree, it read the admin folder of one another git was still making or removing
  * (it reads them all): the add did nothing, and goes again.
  */
-const WORKTREE_RACE = /failed to read \S*worktrees\/[^\s/]+\/(?:commondir|gitdir)|worktrees\/[^\s/]+\/gitdir/;
+const WORKTREE_RACE = /failed to read \S*worktrees\/[^\s/]+\/(?:commondir|gitdir)/;
 const ADD_ATTEMPTS = 8;
 
 /** Worktree adds and removes of this process, one at a time per repository (other processes: the retry). */
-const repoTurns = new Map<string, Promise<unknown>>();
-async function inRepoTurn<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const prev = repoTurns.get(root) ?? Promise.resolve();
-  const run = prev.then(fn, fn);
-  const tail = run.catch(() => undefined);
-  repoTurns.set(root, tail);
-  try {
-    return await run;
-  } finally {
-    if (repoTurns.get(root) === tail) repoTurns.delete(root);
-  }
-}
+const inRepoTurn = <T>(root: string, fn: () => Promise<T>) => inTurn(`${root}\0worktrees`, fn);
 
 async function addWorktree(root: string, wt: string, sha: string) {
   for (let attempt = 1; ; attempt++) {

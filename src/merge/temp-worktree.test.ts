@@ -15,14 +15,19 @@ afterAll(() => {
   for (const t of temps) removeTempDir(t);
 });
 
+/** A repository of one commit, and an empty folder for the temporary worktrees. */
+function repo() {
+  const dir = createTempDir('hub-merge-wt-');
+  temps.push(dir);
+  const root = makeGitRepo(join(dir, 'repo'), { 'a.txt': 'a\n' });
+  const tmpRoot = join(dir, 'tmp');
+  mkdirSync(tmpRoot);
+  return { dir, root, sha: git(root, ['rev-parse', 'HEAD']).trim(), tmpRoot };
+}
+
 describe('temporary merge worktrees', () => {
   it('are all made when many are made at once in one repository, and all removed after', async () => {
-    const dir = createTempDir('hub-merge-wt-');
-    temps.push(dir);
-    const root = makeGitRepo(join(dir, 'repo'), { 'a.txt': 'a\n' });
-    const sha = git(root, ['rev-parse', 'HEAD']).trim();
-    const tmpRoot = join(dir, 'tmp');
-    mkdirSync(tmpRoot);
+    const { root, sha, tmpRoot } = repo();
     const seen: string[] = [];
     for (let round = 0; round < 4; round++)
       await Promise.all(
@@ -39,12 +44,7 @@ describe('temporary merge worktrees', () => {
   });
 
   it('are made while other git processes add and remove worktrees of the same repository', async () => {
-    const dir = createTempDir('hub-merge-wt-');
-    temps.push(dir);
-    const root = makeGitRepo(join(dir, 'repo'), { 'a.txt': 'a\n' });
-    const sha = git(root, ['rev-parse', 'HEAD']).trim();
-    const tmpRoot = join(dir, 'tmp');
-    mkdirSync(tmpRoot);
+    const { dir, root, sha, tmpRoot } = repo();
     // Another program's worktrees, made and removed over and over by git processes of their own.
     let running = true;
     let n = 0;
@@ -58,15 +58,19 @@ describe('temporary merge worktrees', () => {
       }
     };
     const others = Array.from({ length: 4 }, other);
+    const heads: string[] = [];
     try {
       for (let round = 0; round < 3; round++)
-        await Promise.all(
-          Array.from({ length: 6 }, () => withTempWorktree(root, sha, tmpRoot, async (wt) => headSha(wt))),
+        heads.push(
+          ...(await Promise.all(
+            Array.from({ length: 6 }, () => withTempWorktree(root, sha, tmpRoot, async (wt) => headSha(wt))),
+          )),
         );
     } finally {
       running = false;
       await Promise.all(others);
     }
     expect(n).toBeGreaterThan(4);
+    expect(heads).toEqual(Array.from({ length: 18 }, () => sha));
   });
 });

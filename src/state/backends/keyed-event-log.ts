@@ -1,4 +1,4 @@
-import { StateConflictError } from '../../infra/index.js';
+import { inTurn, StateConflictError } from '../../infra/index.js';
 import {
   checkLegacyShape,
   type EventLog,
@@ -10,7 +10,6 @@ import {
   refuseImport,
   retentionFloor,
 } from '../event-log.js';
-import { inTurn } from '../in-turn.js';
 
 /**
  * The events log of a backend with conditional creates of keyed records (DynamoDB: one item per event; MongoDB:

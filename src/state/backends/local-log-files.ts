@@ -121,8 +121,9 @@ export function readTail(fd: number, size: number, work?: LogWork): Tail {
   }
 }
 
-export function readAll(fd: number, work: LogWork): string {
-  const size = fstatSync(fd).size;
+/** The bytes of a file open on `fd`, from its start: at most `max` (its size when none is given). */
+export function readBytes(fd: number, max = Number.POSITIVE_INFINITY): Buffer {
+  const size = Math.min(fstatSync(fd).size, max);
   const buf = Buffer.allocUnsafe(size);
   let off = 0;
   while (off < size) {
@@ -130,8 +131,13 @@ export function readAll(fd: number, work: LogWork): string {
     if (n === 0) break;
     off += n;
   }
-  work.bytesRead += off;
-  return buf.toString('utf8', 0, off);
+  return buf.subarray(0, off);
+}
+
+export function readAll(fd: number, work: LogWork): string {
+  const bytes = readBytes(fd);
+  work.bytesRead += bytes.length;
+  return bytes.toString('utf8');
 }
 
 export function writeAll(fd: number, text: string): void {

@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../infra/index.js';
 import { DOCUMENT_NAME_RE } from '../remote-routes.js';
+import { readBytes } from './local-log-files.js';
 
 // The small files of the local events log besides its segments (local-outbox.ts says what they are for): the
 // marker (`recovery.json`: the boot it was written in, the synced sequence, the change in flight) and the
@@ -82,15 +83,7 @@ function readSmall(path: string): string | undefined {
   const fd = openSmall(path, false);
   if (fd === undefined) return undefined;
   try {
-    const size = Math.min(fstatSync(fd).size, MAX_SMALL_FILE);
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.toString('utf8', 0, off);
+    return readBytes(fd, MAX_SMALL_FILE).toString('utf8');
   } finally {
     closeSync(fd);
   }

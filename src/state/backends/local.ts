@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import {
   fsyncDir,
   HubError,
+  inTurn,
   RefusedError,
   randomHex,
   resolveReal,
@@ -14,7 +15,6 @@ import {
 import { EMPTY_ETAG, etagOf } from '../etag.js';
 import { DEFAULT_EVENT_RETENTION, type EventRetention, LEGACY_EVENTS_DOCUMENT } from '../event-log.js';
 import { acquireLock, type HeldLock } from '../file-lock.js';
-import { inTurn } from '../in-turn.js';
 import {
   checkCollectionName,
   checkStoreDocumentName,
