@@ -255,6 +255,23 @@ describe('local events log: the outbox', () => {
     expect((await s.read('objectives')).value).toEqual({ ids: ['a', 'b'] });
   });
 
+  it('does not carry forward a planted outbox entry longer than an event can be', async () => {
+    const hub = hubDir();
+    const s = createLocalStore({ dir: hub });
+    await change(s, 'objectives', 'a');
+    await letGo();
+    const big = 'x'.repeat(200 * 1024);
+    writeFileSync(
+      join(hub, 'objectives.json'),
+      JSON.stringify({ ids: ['a'], [OUTBOX]: [[1, JSON.stringify({ id: big, seq: 1 })], { id: big, seq: 2 }] }),
+    );
+    // A write that records nothing carries the outbox forward: not these.
+    await s.append('objectives', 'more', { k: 1 });
+    const text = readFileSync(join(hub, 'objectives.json'), 'utf8');
+    expect(text.length).toBeLessThan(10_000);
+    expect((await s.read('objectives')).value).toEqual({ ids: ['a'], more: [{ k: 1 }] });
+  });
+
   it('takes from a planted outbox only whole events that number on from the log, and only after a crash', async () => {
     const hub = hubDir();
     const s = createLocalStore({ dir: hub });

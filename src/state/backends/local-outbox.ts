@@ -75,13 +75,17 @@ export function splitOutbox(value: unknown): { value: unknown; outbox: Boxed[] |
     for (const e of box.slice(0, MAX_OUTBOX)) {
       if (Array.isArray(e)) {
         const [seq, line] = e as unknown[];
-        if (isSeq(seq) && seq > 0 && typeof line === 'string') outbox.push({ seq, line });
+        // A line longer than an event can be was never one of hub's (it would never be put back): not carried.
+        if (isSeq(seq) && seq > 0 && typeof line === 'string' && line.length <= MAX_EVENT_BYTES)
+          outbox.push({ seq, line });
         continue;
       }
       const seq = (e as { seq?: unknown } | null)?.seq;
       if (typeof e !== 'object' || e === null || !isSeq(seq) || seq === 0) continue;
       // A planted entry nested past what the next write can serialize is no event of hub's: not carried.
-      if (!findDepthViolation(e, DOCUMENT_BOUNDS.depth)) outbox.push({ seq, line: JSON.stringify(e) });
+      if (findDepthViolation(e, DOCUMENT_BOUNDS.depth)) continue;
+      const line = JSON.stringify(e);
+      if (line.length <= MAX_EVENT_BYTES) outbox.push({ seq, line });
     }
   return { value: rest, outbox };
 }
