@@ -263,7 +263,10 @@ describe('local events log: the outbox', () => {
     const big = 'x'.repeat(200 * 1024);
     writeFileSync(
       join(hub, 'objectives.json'),
-      JSON.stringify({ ids: ['a'], [OUTBOX]: [[1, JSON.stringify({ id: big, seq: 1 })], { id: big, seq: 2 }] }),
+      JSON.stringify({
+        ids: ['a'],
+        [OUTBOX]: [[1, JSON.stringify({ id: big, seq: 1 })], { id: big, seq: 2 }],
+      }),
     );
     // A write that records nothing carries the outbox forward: not these.
     await s.append('objectives', 'more', { k: 1 });
